@@ -1,0 +1,97 @@
+// A processor core: its clock domain, its event register and WFE.
+//
+// Modelled (so far):
+//   - the per-core event register (one bit). WFE with the bit set clears it
+//     and continues; with it clear, the core sleeps until a wake-up event,
+//     which sets the bit and is consumed by the WFE.
+//   - wake-up events: the generic-timer event stream (others: SEV, the
+//     clearing of this core's exclusive monitor, interrupts, arrive with the
+//     memory system and workloads).
+//   - the wake-up latency: an event at time t is seen at this core's next
+//     clock edge at or after t, and the core runs again `wfe_wake_latency`
+//     of its own cycles later.
+// Not modelled yet: instruction execution. Until workloads exist the core
+// runs an idle loop `1: wfe; b 1b` whose instructions take no time.
+// Timing assumptions: a sleeping core costs no simulation event; each wake-up
+// costs one.
+#pragma once
+
+#include <systemc>
+
+#include <cstdint>
+#include <string>
+
+#include "sim/clock_domain.h"
+#include "sim/schema.h"
+#include "sim/stats.h"
+#include "sim/units.h"
+
+namespace cohsim {
+
+enum class core_type { cortex_a7, cortex_a15, cortex_a53, cortex_a55, cortex_a73, cortex_a75, thunderx2 };
+
+template <>
+struct cfg::enum_names<core_type> {
+    static const std::vector<std::pair<core_type, const char*>>& list();
+};
+
+// Per-cluster core timing (every core of a cluster is the same type).
+struct core_params {
+    cycles wfe_wake_latency;
+    static void describe(cfg::struct_schema<core_params>& s);
+};
+
+enum class wake_reason { event_stream, sev, monitor_cleared, interrupt };
+
+class core : public sc_core::sc_module {
+public:
+    SC_HAS_PROCESS(core);
+    // `id` is "CLUSTER.INDEX"; the clock domain is the cluster's and outlives the core.
+    core(const sc_core::sc_module_name& name, std::string id, std::string cluster, unsigned index, core_type type,
+         const clock_domain& clock, const core_params& params);
+
+    const std::string& id() const { return m_id; }
+    const std::string& cluster() const { return m_cluster; }
+    unsigned index() const { return m_index; }
+    core_type type() const { return m_type; }
+    const clock_domain& clock() const { return m_clock; }
+    const core_params& params() const { return m_params; }
+    const stat_group& stats() const { return m_stats; }
+    bool asleep() const { return m_asleep; }
+
+    // A wake-up event for this core, raised at the current simulated time.
+    void signal_event(wake_reason why);
+
+    // Time the core has spent asleep in WFE up to now.
+    duration time_asleep() const;
+    // When the core last woke from WFE (0 if never).
+    duration last_wake() const { return m_last_wake; }
+
+private:
+    void run();
+    void wfe();
+
+    std::string m_id, m_cluster;
+    unsigned m_index;
+    core_type m_type;
+    const clock_domain& m_clock;
+    core_params m_params;
+
+    bool m_event_register = false;
+    bool m_asleep = false;
+    bool m_wake_pending = false;
+    duration m_sleep_start;
+    duration m_asleep_total;
+    duration m_last_wake;
+    sc_core::sc_event m_wake;
+
+    stat_group m_stats;
+    counter m_wfe_executed{m_stats, "wfe_executed", "WFE instructions executed"};
+    counter m_wfe_sleeps{m_stats, "wfe_sleeps", "WFEs that put the core to sleep (event register was clear)"};
+    counter m_wake_event_stream{m_stats, "wakes_event_stream", "wake-ups caused by the generic-timer event stream"};
+    counter m_wake_sev{m_stats, "wakes_sev", "wake-ups caused by SEV"};
+    counter m_wake_monitor{m_stats, "wakes_monitor_cleared", "wake-ups caused by the clearing of this core's exclusive monitor"};
+    counter m_wake_interrupt{m_stats, "wakes_interrupt", "wake-ups caused by an interrupt"};
+};
+
+}  // namespace cohsim

@@ -1,0 +1,45 @@
+#include "models/generic_timer.h"
+
+#include "models/core.h"
+#include "sim/kernel.h"
+
+namespace cohsim {
+
+void generic_timer_params::describe(cfg::struct_schema<generic_timer_params>& s) {
+    s.param("freq", &generic_timer_params::freq,
+            "system counter frequency (CNTFRQ_EL0); platforms.md section 8 lists real values")
+        .range(frequency{1000}, frequency{10'000'000'000ULL});
+    s.param("event_stream", &generic_timer_params::event_stream,
+            "event stream enabled (CNTKCTL_EL1.EVNTEN; Linux default CONFIG_ARM_ARCH_TIMER_EVTSTREAM=y)")
+        .def(true);
+    s.param("evnti", &generic_timer_params::evnti,
+            "counter bit whose 0->1 transition fires an event: period = 2^(evnti+1) counter ticks "
+            "(Linux <= 5.10 picks 8 at 1.92MHz, 11 at 19.2MHz; arm-sync.md section 3.5)")
+        .range(0u, 15u);
+}
+
+generic_timer::generic_timer(const sc_core::sc_module_name& name, const generic_timer_params& params)
+    : sc_module(name), m_params(params), m_counter("counter", params.freq) {
+    SC_METHOD(tick);
+    sensitive << m_event;
+    dont_initialize();
+}
+
+void generic_timer::start_of_simulation() {
+    if (m_params.event_stream) schedule_next();
+}
+
+void generic_timer::schedule_next() {
+    const duration now = kernel::now();
+    m_event.notify(kernel::to_sc({event_time(m_next).fs - now.fs}));
+}
+
+void generic_timer::tick() {
+    kernel::count_event();
+    ++m_ticks;
+    for (core* c : m_cores) c->signal_event(wake_reason::event_stream);
+    ++m_next;
+    schedule_next();
+}
+
+}  // namespace cohsim

@@ -1,0 +1,18 @@
+#!/bin/sh
+# Builds cohsim twice and runs the whole test suite:
+#   build/       release (-O2): unit, model and end-to-end tests;
+#   build-asan/  AddressSanitizer + UndefinedBehaviorSanitizer: the same tests.
+# Tests labelled "soak" run only when COHSIM_SOAK=1.
+set -eu
+cd "$(dirname "$0")/.."
+jobs=$(nproc)
+exclude="soak"
+[ "${COHSIM_SOAK:-0}" = 1 ] && exclude="^$"
+
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
+cmake --build build -j"$jobs"
+ctest --test-dir build -j"$jobs" --output-on-failure --timeout 600 -LE "$exclude"
+
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" -DCOHSIM_SANITIZE=ON
+cmake --build build-asan -j"$jobs"
+ctest --test-dir build-asan -j"$jobs" --output-on-failure --timeout 600 -LE "$exclude"

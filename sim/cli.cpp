@@ -1,0 +1,327 @@
+// The `cohsim` command line: subcommands run, config, params.
+//
+// Exit status: 0 success; 1 the simulation failed; 2 bad input (usage or
+// config: the message names file, line, column and key); 130 interrupted
+// (results up to the interrupt are written).
+#include "sim/cli.h"
+
+#include <unistd.h>
+
+#include <boost/program_options.hpp>
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+
+#include "sim/log.h"
+#include "sim/platform.h"
+#include "sim/results.h"
+#include "sim/runner.h"
+#include "sim/system.h"
+#include "sim/text_table.h"
+
+namespace po = boost::program_options;
+
+namespace cohsim {
+namespace {
+
+constexpr int exit_ok = 0, exit_failure = 1, exit_bad_input = 2, exit_interrupted = 130;
+
+std::atomic<bool> g_stop{false};
+extern "C" void on_signal(int) {
+    g_stop = true;
+    std::signal(SIGINT, SIG_DFL);  // a second Ctrl-C kills at once
+    std::signal(SIGTERM, SIG_DFL);
+}
+
+struct usage_error : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+const char* const main_help = R"(cohsim: a cycle-approximate multicore cache-coherence simulator.
+
+usage: cohsim COMMAND [ARGS] [OPTIONS]
+
+commands:
+  run [CONFIG]     simulate a config (the built-in default scenario without one)
+                   and print per-core results; `cohsim run --help` for options
+  config [CONFIG]  print the effective config: the file with every include,
+                   override and default resolved
+  params           list every config parameter: path, type, unit, default,
+                   description
+
+examples:
+  cohsim run                                      # the built-in default scenario
+  cohsim run configs/default.yaml --duration 1s --json out.json
+  cohsim run --set clusters.little.freq=1248MHz   # what if the little core ran faster?
+  cohsim config configs/default.yaml --set run.seed=7
+  cohsim params
+
+Every command takes --help. Exit status: 0 ok, 1 simulation failed,
+2 bad input, 130 interrupted (partial results written).
+)";
+
+void add_common(po::options_description& d, std::vector<std::string>& sets) {
+    d.add_options()  //
+        ("set", po::value(&sets)->composing()->value_name("PATH=VALUE"),
+         "override one config value, same syntax as in the file; repeatable, applied in order.\n"
+         "  --set clusters.little.freq=1248MHz --set run.seed=7")  //
+        ("help,h", "show this help");
+}
+
+// Separates the optional CONFIG positional from the options.
+struct parsed {
+    po::variables_map vm;
+    std::vector<std::string> positional;
+};
+
+parsed parse(const std::vector<std::string>& args, const po::options_description& d) {
+    parsed p;
+    po::options_description hidden;
+    hidden.add_options()("positional", po::value(&p.positional)->composing());
+    po::options_description all;
+    all.add(d).add(hidden);
+    po::positional_options_description pos;
+    pos.add("positional", -1);
+    try {
+        po::store(po::command_line_parser(args).options(all).positional(pos).run(), p.vm);
+        po::notify(p.vm);
+    } catch (const po::error& e) {
+        throw usage_error(e.what());
+    }
+    return p;
+}
+
+std::string config_arg(const parsed& p, const char* cmd) {
+    if (p.positional.size() > 1)
+        throw usage_error(std::string("'") + cmd + "' takes at most one CONFIG file, got " +
+                          std::to_string(p.positional.size()) + " ('" + p.positional[1] + "' is extra)");
+    return p.positional.empty() ? "" : p.positional.front();
+}
+
+std::vector<std::pair<std::string, std::string>> numbered(const std::vector<std::string>& sets) {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (std::size_t i = 0; i < sets.size(); ++i) out.emplace_back("--set #" + std::to_string(i + 1), sets[i]);
+    return out;
+}
+
+// ---- run ------------------------------------------------------------------
+
+const char* const run_help = R"(usage: cohsim run [CONFIG] [OPTIONS]
+
+Simulates CONFIG (a YAML file; without one, the built-in default scenario:
+4 x Cortex-A53 @ 832MHz + 4 x Cortex-A73 @ 1.8GHz) for run.duration of
+simulated time, prints a table of per-core results, and writes the result
+JSON and the effective config into the output directory.
+
+)";
+
+const char* const run_examples = R"(
+examples:
+  cohsim run
+  cohsim run configs/default.yaml --duration 20s --seed 3 --out runs/a
+  cohsim run --set clusters.big.freq=1248MHz --json equal.json -q
+
+Ctrl-C stops the run at once and still writes the results so far
+("completed": false in the JSON); exit status 130.
+)";
+
+class progress_line {
+public:
+    progress_line(duration total, bool enabled) : m_total(total), m_enabled(enabled) {}
+    void update(duration done, double host) {
+        if (!m_enabled || host - m_last < 0.2) return;
+        m_last = host;
+        const double frac = m_total.fs ? static_cast<double>(done.fs) / m_total.fs : 1.0;
+        const double eta = frac > 0 ? host * (1 - frac) / frac : 0;
+        std::fprintf(stderr, "\r\033[K[%3.0f%%] %s of %s simulated, %.1f s host, ETA %.1f s", 100 * frac,
+                     to_string(done).c_str(), to_string(m_total).c_str(), host, eta);
+        std::fflush(stderr);
+        m_drawn = true;
+    }
+    void finish() {
+        if (m_drawn) std::fprintf(stderr, "\r\033[K");
+    }
+
+private:
+    duration m_total;
+    bool m_enabled;
+    double m_last = -1;
+    bool m_drawn = false;
+};
+
+int cmd_run(const std::vector<std::string>& args) {
+    std::vector<std::string> sets;
+    std::string dur, seed, json_file, out_dir;
+    po::options_description d("options");
+    add_common(d, sets);
+    d.add_options()  //
+        ("duration", po::value(&dur)->value_name("TIME"),
+         "simulated time to run, overriding run.duration.\n  --duration 20s   (units: fs ps ns us ms s)")  //
+        ("seed", po::value(&seed)->value_name("N"), "random seed, overriding run.seed.\n  --seed 42")  //
+        ("json", po::value(&json_file)->value_name("FILE"),
+         "also write the result JSON to FILE (atomically).\n  --json results/run1.json")  //
+        ("out", po::value(&out_dir)->default_value("cohsim-out")->value_name("DIR"),
+         "directory for result.json and config.yaml (the effective config); created if needed.\n"
+         "  --out runs/freq-1248")  //
+        ("verbose,v", "log details (model set-up, each written file) to stderr")  //
+        ("quiet,q", "print nothing but errors (no table, no progress)");
+    const parsed p = parse(args, d);
+    if (p.vm.count("help")) {
+        std::cout << run_help << d << run_examples;
+        return exit_ok;
+    }
+    const bool quiet = p.vm.count("quiet") > 0;
+    if (quiet && p.vm.count("verbose")) throw usage_error("--quiet and --verbose contradict each other");
+    log::init(quiet ? log::verbosity::quiet : p.vm.count("verbose") ? log::verbosity::verbose : log::verbosity::normal);
+
+    const std::string file = config_arg(p, "run");
+    auto overrides = numbered(sets);
+    if (!dur.empty()) overrides.emplace_back("--duration", "run.duration=" + dur);
+    if (!seed.empty()) overrides.emplace_back("--seed", "run.seed=" + seed);
+    const platform_config cfg = load_platform(file, overrides);
+    const std::string source = file.empty() ? default_config_name : file;
+
+    std::filesystem::create_directories(out_dir);
+
+    spdlog::debug("elaborating {} cores from {}", [&] {
+        unsigned n = 0;
+        for (const auto& [name, c] : cfg.clusters) n += c.cores;
+        return n;
+    }(), source);
+    system_model sys(cfg);
+
+    std::signal(SIGINT, on_signal);
+    std::signal(SIGTERM, on_signal);
+    progress_line progress(cfg.run.length, !quiet && isatty(STDERR_FILENO));
+    const run_outcome run =
+        run_for(cfg.run.length, [&](duration done, double host) { progress.update(done, host); }, &g_stop);
+    progress.finish();
+    std::signal(SIGINT, SIG_DFL);
+    std::signal(SIGTERM, SIG_DFL);
+
+    const std::string result = make_result(sys, run, source).dump(2) + "\n";
+    const std::string effective = "# effective config of a cohsim " + std::string(version) + " run of " + source +
+                                  "\n" + cfg::to_yaml(effective_config(cfg));
+    const std::string out_json = (std::filesystem::path(out_dir) / "result.json").string();
+    write_file_atomic((std::filesystem::path(out_dir) / "config.yaml").string(), effective);
+    write_file_atomic(out_json, result);
+    spdlog::debug("wrote {} and config.yaml", out_json);
+    if (!json_file.empty()) {
+        write_file_atomic(json_file, result);
+        spdlog::debug("wrote {}", json_file);
+    }
+    if (!quiet) std::cout << format_table(sys, run);
+    if (!run.completed) {
+        spdlog::warn("interrupted after {} of {} simulated; results so far written to {}", to_string(run.simulated),
+                     to_string(cfg.run.length), out_dir);
+        return exit_interrupted;
+    }
+    return exit_ok;
+}
+
+// ---- config ---------------------------------------------------------------
+
+int cmd_config(const std::vector<std::string>& args) {
+    std::vector<std::string> sets;
+    po::options_description d("options");
+    add_common(d, sets);
+    const parsed p = parse(args, d);
+    if (p.vm.count("help")) {
+        std::cout << "usage: cohsim config [CONFIG] [--set PATH=VALUE]...\n\n"
+                     "Prints the effective config as YAML: CONFIG (or the built-in default) with its\n"
+                     "includes merged, the overrides applied and every default filled in. The same\n"
+                     "text is written as config.yaml beside every run's results, and running it again\n"
+                     "gives the same simulation.\n\n"
+                  << d
+                  << "\nexamples:\n  cohsim config configs/default.yaml\n"
+                     "  cohsim config --set clusters.little.freq=1248MHz > equal-freq.yaml\n";
+        return exit_ok;
+    }
+    const std::string file = config_arg(p, "config");
+    const platform_config cfg = load_platform(file, numbered(sets));
+    std::cout << cfg::to_yaml(effective_config(cfg));
+    return exit_ok;
+}
+
+// ---- params ---------------------------------------------------------------
+
+std::string md_escape(std::string s) {
+    std::string out;
+    for (char c : s) {
+        if (c == '|') out += "\\";
+        out += c;
+    }
+    return out;
+}
+
+int cmd_params(const std::vector<std::string>& args) {
+    po::options_description d("options");
+    d.add_options()("markdown", "print a Markdown table (as in README.md)")("help,h", "show this help");
+    const parsed p = parse(args, d);
+    if (p.vm.count("help")) {
+        std::cout << "usage: cohsim params [--markdown]\n\n"
+                     "Lists every config parameter: its path (<cluster> stands for any cluster name),\n"
+                     "type, accepted units, default ('(required)' if it has none), allowed values and\n"
+                     "description. The list is generated from the same declarations that parse configs.\n\n"
+                  << d << "\nexample:\n  cohsim params | grep clusters\n";
+        return exit_ok;
+    }
+    if (!p.positional.empty()) throw usage_error("'params' takes no arguments, got '" + p.positional.front() + "'");
+    const auto params = cfg::list_params<platform_config>();
+    if (p.vm.count("markdown")) {
+        std::cout << "| path | type | units | default | allowed | description |\n|---|---|---|---|---|---|\n";
+        for (const auto& i : params)
+            std::cout << "| `" << i.path << "` | " << i.type << " | " << i.unit << " | " << md_escape(i.default_text)
+                      << " | " << md_escape(i.constraint) << " | " << md_escape(i.description) << " |\n";
+        return exit_ok;
+    }
+    for (const auto& i : params) {
+        std::cout << i.path << "  (" << i.type;
+        if (!i.unit.empty()) std::cout << "; " << i.unit;
+        std::cout << ")  default: " << i.default_text << "\n";
+        if (!i.constraint.empty()) std::cout << "    allowed: " << i.constraint << "\n";
+        std::cout << "    " << i.description << "\n";
+    }
+    return exit_ok;
+}
+
+}  // namespace
+
+int cli_main(int argc, const char* const* argv) {
+    std::vector<std::string> args(argv + 1, argv + argc);
+    try {
+        if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+            if (args.size() == 2 && args[0] == "help") return cli_main(3, std::vector<const char*>{argv[0], argv[2], "--help"}.data());
+            std::cout << main_help;
+            return args.empty() ? exit_bad_input : exit_ok;
+        }
+        if (args[0] == "--version") {
+            std::cout << "cohsim " << version << "\n";
+            return exit_ok;
+        }
+        const std::string cmd = args[0];
+        args.erase(args.begin());
+        if (cmd == "run") return cmd_run(args);
+        if (cmd == "config") return cmd_config(args);
+        if (cmd == "params") return cmd_params(args);
+        throw usage_error("unknown command '" + cmd + "' (expected run, config or params)");
+    } catch (const usage_error& e) {
+        std::cerr << "cohsim: " << e.what() << "\nTry 'cohsim --help' or 'cohsim COMMAND --help'.\n";
+        return exit_bad_input;
+    } catch (const cfg::config_error& e) {
+        std::cerr << e.what() << "\n";
+        return exit_bad_input;
+    } catch (const sc_core::sc_report& r) {
+        std::cerr << "cohsim: simulation error: " << r.what() << "\n";
+        return exit_failure;
+    } catch (const std::exception& e) {
+        std::cerr << "cohsim: error: " << e.what() << "\n";
+        return exit_failure;
+    }
+}
+
+}  // namespace cohsim

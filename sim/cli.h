@@ -1,0 +1,6 @@
+// Entry point of the `cohsim` command (see cli.cpp for the exit statuses).
+#pragma once
+
+namespace cohsim {
+int cli_main(int argc, const char* const* argv);
+}

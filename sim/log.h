@@ -1,0 +1,15 @@
+// One logging path: spdlog to stderr, each line stamped with the simulated
+// time, and SystemC's own reports (sc_report) routed into it.
+#pragma once
+
+#include <spdlog/spdlog.h>
+
+namespace cohsim::log {
+
+enum class verbosity { quiet, normal, verbose };
+
+// Installs the stderr logger, the "%S" simulated-time flag and the
+// sc_report handler. Safe to call more than once.
+void init(verbosity v);
+
+}  // namespace cohsim::log

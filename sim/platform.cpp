@@ -1,0 +1,48 @@
+#include "sim/platform.h"
+
+namespace cohsim {
+
+void run_params::describe(cfg::struct_schema<run_params>& s) {
+    s.param("duration", &run_params::length, "simulated time to run (the published measurements ran 20s)")
+        .def(duration{100'000'000'000'000ULL})
+        .range(duration{1}, duration{3600 * fs_per_second});
+    s.param("seed", &run_params::seed, "seed of every random choice; same config + seed = identical results")
+        .def(1u);
+}
+
+void cluster_params::describe(cfg::struct_schema<cluster_params>& s) {
+    s.param("freq", &cluster_params::freq, "core clock of every core in the cluster")
+        .range(frequency{1'000'000}, frequency{10'000'000'000ULL});
+    s.param("cores", &cluster_params::cores, "number of cores, addressed CLUSTER.0 .. CLUSTER.(cores-1)")
+        .def(1u)
+        .range(1u, 256u);
+    s.param("core", &cluster_params::core, "core micro-architecture of every core in the cluster");
+    s.sub("timing", &cluster_params::timing, "core timing (defaults: the core type's preset)");
+}
+
+void platform_config::describe(cfg::struct_schema<platform_config>& s) {
+    s.param("description", &platform_config::description, "free text shown in the results").def("");
+    s.sub("run", &platform_config::run, "run length and seed");
+    s.named("clusters", &platform_config::clusters, "cluster", 1,
+            "clusters of identical cores, each in its own clock domain, keyed by name");
+    s.sub("timer", &platform_config::timer, "generic timer and its event stream");
+    s.rule([](const platform_config& c, const cfg::node* n, const std::string&) {
+        std::uint64_t total = 0;
+        for (const auto& [name, cl] : c.clusters) total += cl.cores;
+        if (total > 1024) {
+            const cfg::node* cn = n ? n->find("clusters") : nullptr;
+            throw cfg::config_error(cn ? cn->loc : cfg::source_loc{}, "clusters",
+                                    std::to_string(total) + " cores in all is too many", "at most 1024 cores");
+        }
+    });
+}
+
+platform_config load_platform(const std::string& file, const std::vector<std::pair<std::string, std::string>>& overrides) {
+    cfg::node root = file.empty() ? cfg::load_text(default_config_yaml, default_config_name, ".") : cfg::load_file(file);
+    for (const auto& [origin, assignment] : overrides) cfg::apply_override(root, assignment, origin);
+    return cfg::load_config<platform_config>(root);
+}
+
+cfg::node effective_config(const platform_config& c) { return cfg::dump_config(c); }
+
+}  // namespace cohsim

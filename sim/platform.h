@@ -1,0 +1,50 @@
+// The root of a cohsim config: what to run, on which platform. Each section's
+// keys are declared by the struct that owns them (see schema.h); this file
+// only composes them.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "models/core.h"
+#include "models/generic_timer.h"
+#include "sim/schema.h"
+
+namespace cohsim {
+
+struct run_params {
+    duration length;
+    std::uint64_t seed = 1;
+    static void describe(cfg::struct_schema<run_params>& s);
+};
+
+struct cluster_params {
+    frequency freq;
+    std::uint32_t cores = 1;
+    core_type core = core_type::cortex_a53;
+    core_params timing;
+    static void describe(cfg::struct_schema<cluster_params>& s);
+};
+
+struct platform_config {
+    std::string description;
+    run_params run;
+    cfg::named_list<cluster_params> clusters;
+    generic_timer_params timer;
+    static void describe(cfg::struct_schema<platform_config>& s);
+};
+
+// Loads a config file (or the built-in default when `file` is empty), applies
+// overrides in order (each: origin for messages, "PATH=VALUE"), and
+// validates. Throws cfg::config_error.
+platform_config load_platform(const std::string& file,
+                              const std::vector<std::pair<std::string, std::string>>& overrides);
+cfg::node effective_config(const platform_config& c);
+
+// The built-in default scenario (configs/default.yaml, compiled in).
+extern const char* const default_config_yaml;
+extern const char* const default_config_name;
+
+}  // namespace cohsim

@@ -1,0 +1,29 @@
+// Runs the elaborated simulation for a given simulated time, in slices, so
+// that progress can be shown and an interrupt (SIGINT/SIGTERM) stops the run
+// at a slice boundary with everything computed so far intact.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+
+#include "sim/units.h"
+
+namespace cohsim {
+
+struct run_outcome {
+    duration simulated;
+    double host_seconds = 0;
+    std::uint64_t events = 0;
+    bool completed = false;  // false: stopped early by `stop`
+};
+
+// `progress(simulated_so_far, host_seconds)` is called after every slice;
+// `stop` is polled between slices.
+run_outcome run_for(duration length, const std::function<void(duration, double)>& progress,
+                    const std::atomic<bool>* stop);
+
+// Peak resident memory of this process, in KiB.
+std::uint64_t peak_rss_kib();
+
+}  // namespace cohsim

@@ -1,0 +1,378 @@
+// Parameters declared once. A config struct describes its own keys in a static
+// `describe(struct_schema<S>&)`: for each key the member it fills, its type
+// (which fixes its unit), its default or that it is required, its valid range
+// and a one-line description. That one declaration drives
+//   - loading: strict, every error names file, line, column and key path;
+//   - the effective-config dump, with every default filled in;
+//   - `cohsim params`, the listing of every parameter.
+// Nothing about a parameter is written anywhere else.
+#pragma once
+
+#include <functional>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "sim/config_tree.h"
+#include "sim/units.h"
+
+namespace cohsim::cfg {
+
+// One row of `cohsim params`.
+struct param_info {
+    std::string path, type, unit, default_text, constraint, description;
+};
+
+// Thrown by value parsers: what is wrong and what would be right.
+struct value_error {
+    std::string problem, expected;
+};
+
+// ---- value types ---------------------------------------------------------
+
+template <class T, class Enable = void>
+struct value_traits;
+
+template <class E>
+struct enum_names;  // specialise: static const std::vector<std::pair<E, const char*>>& list();
+
+#define COHSIM_QUANTITY_TRAITS(T, PARSE, TYPE, UNIT)                                      \
+    template <>                                                                          \
+    struct value_traits<T> {                                                             \
+        static constexpr const char* type = TYPE;                                        \
+        static constexpr const char* unit = UNIT;                                        \
+        static constexpr node::style style = node::style::text;                          \
+        static T parse(const std::string& s) {                                           \
+            try {                                                                        \
+                return PARSE(s);                                                         \
+            } catch (const unit_error& e) {                                              \
+                throw value_error{e.what(), e.expected};                                 \
+            }                                                                            \
+        }                                                                                \
+        static std::string format(const T& v) { return to_string(v); }                   \
+    };
+COHSIM_QUANTITY_TRAITS(frequency, parse_frequency, "frequency", "Hz, kHz, MHz, GHz")
+COHSIM_QUANTITY_TRAITS(duration, parse_duration, "duration", "fs, ps, ns, us, ms, s")
+COHSIM_QUANTITY_TRAITS(byte_size, parse_byte_size, "size", "B, KiB, MiB, GiB")
+COHSIM_QUANTITY_TRAITS(cycles, parse_cycles, "cycles", "cycles")
+#undef COHSIM_QUANTITY_TRAITS
+
+template <>
+struct value_traits<bool> {
+    static constexpr const char* type = "bool";
+    static constexpr const char* unit = "";
+    static constexpr node::style style = node::style::boolean;
+    static bool parse(const std::string& s);
+    static std::string format(bool v) { return v ? "true" : "false"; }
+};
+
+template <>
+struct value_traits<std::string> {
+    static constexpr const char* type = "string";
+    static constexpr const char* unit = "";
+    static constexpr node::style style = node::style::text;
+    static std::string parse(const std::string& s) { return s; }
+    static std::string format(const std::string& v) { return v; }
+};
+
+// Unsigned integers: plain digits, no unit.
+template <class T>
+struct value_traits<T, std::enable_if_t<std::is_integral_v<T> && std::is_unsigned_v<T> && !std::is_same_v<T, bool>>> {
+    static constexpr const char* type = "integer";
+    static constexpr const char* unit = "";
+    static constexpr node::style style = node::style::number;
+    static T parse(const std::string& s);
+    static std::string format(T v) { return std::to_string(v); }
+};
+std::uint64_t parse_unsigned(const std::string& s, std::uint64_t max);
+template <class T>
+T value_traits<T, std::enable_if_t<std::is_integral_v<T> && std::is_unsigned_v<T> && !std::is_same_v<T, bool>>>::parse(
+    const std::string& s) {
+    return static_cast<T>(parse_unsigned(s, std::numeric_limits<T>::max()));
+}
+
+template <class E>
+struct value_traits<E, std::enable_if_t<std::is_enum_v<E>>> {
+    static constexpr const char* type = "choice";
+    static constexpr const char* unit = "";
+    static constexpr node::style style = node::style::text;
+    static std::string choices() {
+        std::string s;
+        for (const auto& [v, name] : enum_names<E>::list()) s += (s.empty() ? "" : ", ") + std::string(name);
+        return s;
+    }
+    static E parse(const std::string& s) {
+        for (const auto& [v, name] : enum_names<E>::list())
+            if (s == name) return v;
+        throw value_error{"'" + s + "' is not a valid choice", "one of " + choices()};
+    }
+    static std::string format(E v) {
+        for (const auto& [e, name] : enum_names<E>::list())
+            if (e == v) return name;
+        return "?";
+    }
+};
+
+// ---- schema --------------------------------------------------------------
+
+// Map of user-named entries (e.g. clusters), kept in document order.
+template <class U>
+struct named_list {
+    std::vector<std::pair<std::string, U>> items;
+    const U* find(const std::string& name) const {
+        for (const auto& [n, u] : items)
+            if (n == name) return &u;
+        return nullptr;
+    }
+    std::size_t size() const { return items.size(); }
+    auto begin() const { return items.begin(); }
+    auto end() const { return items.end(); }
+};
+
+std::string join_path(const std::string& prefix, const std::string& key);
+source_loc where(const node* n, const source_loc& fallback);
+[[noreturn]] void fail_missing(const source_loc& parent, const std::string& path, const std::string& expected);
+void check_map(const node* n, const std::string& path, const std::vector<std::string>& keys);
+void check_name(const std::string& name, const node& n, const std::string& path);
+
+template <class S>
+class struct_schema;
+
+template <class S>
+const struct_schema<S>& schema_of() {
+    static const struct_schema<S> schema = [] {
+        struct_schema<S> s;
+        S::describe(s);
+        return s;
+    }();
+    return schema;
+}
+
+template <class S>
+struct field {
+    std::string key, desc;
+    virtual ~field() = default;
+    // `n` is this key's value node, or null if the key is absent; `parent`
+    // locates the enclosing map for "missing key" messages.
+    virtual void load(S& out, const node* n, const std::string& path, const source_loc& parent) const = 0;
+    virtual node dump(const S& in) const = 0;
+    virtual void list(std::vector<param_info>& out, const std::string& path) const = 0;
+};
+
+template <class S, class T>
+class leaf : public field<S> {
+public:
+    explicit leaf(T S::*m) : m_member(m) {}
+    leaf& def(T v) {
+        m_default = std::move(v);
+        return *this;
+    }
+    leaf& range(T lo, T hi) {
+        m_range = {std::move(lo), std::move(hi)};
+        return *this;
+    }
+    // Extra rule: `ok` returns false when the value is invalid; `expected`
+    // says what is valid.
+    leaf& rule(std::function<bool(const T&)> ok, std::string expected) {
+        m_rules.push_back({std::move(ok), std::move(expected)});
+        return *this;
+    }
+
+    void load(S& out, const node* n, const std::string& path, const source_loc& parent) const override {
+        using tr = value_traits<T>;
+        if (!n) {
+            if (!m_default) fail_missing(parent, path, expected_text());
+            out.*m_member = *m_default;
+            return;
+        }
+        if (n->k == node::kind::null) throw config_error(n->loc, path, "no value given", expected_text());
+        if (n->k != node::kind::scalar)
+            throw config_error(n->loc, path, std::string("found ") + n->kind_name(), expected_text());
+        T v;
+        try {
+            v = tr::parse(n->text);
+        } catch (const value_error& e) {
+            throw config_error(n->loc, path, e.problem, e.expected);
+        }
+        if (m_range && (v < m_range->first || m_range->second < v))
+            throw config_error(n->loc, path, "'" + n->text + "' is out of range", range_text());
+        for (const auto& r : m_rules)
+            if (!r.first(v)) throw config_error(n->loc, path, "'" + n->text + "' is not allowed", r.second);
+        out.*m_member = std::move(v);
+    }
+
+    node dump(const S& in) const override {
+        return node::scalar(value_traits<T>::format(in.*m_member), value_traits<T>::style);
+    }
+
+    void list(std::vector<param_info>& out, const std::string& path) const override {
+        using tr = value_traits<T>;
+        std::string constraint = m_range ? range_text() : "";
+        if constexpr (std::is_enum_v<T>) constraint = "one of " + tr::choices();
+        for (const auto& r : m_rules) constraint += (constraint.empty() ? "" : "; ") + r.second;
+        out.push_back({path, tr::type, tr::unit, m_default ? tr::format(*m_default) : "(required)", constraint,
+                       this->desc});
+    }
+
+private:
+    std::string range_text() const {
+        return "between " + value_traits<T>::format(m_range->first) + " and " +
+               value_traits<T>::format(m_range->second);
+    }
+    std::string expected_text() const {
+        using tr = value_traits<T>;
+        const std::string type = tr::type;
+        std::string s = (type.find_first_of("aeiou") == 0 ? "an " : "a ") + type;
+        if (*tr::unit) s += " in " + std::string(tr::unit);
+        if (m_range) s += ", " + range_text();
+        if constexpr (std::is_enum_v<T>) s += ": one of " + tr::choices();
+        return s;
+    }
+
+    T S::*m_member;
+    std::optional<T> m_default;
+    std::optional<std::pair<T, T>> m_range;
+    std::vector<std::pair<std::function<bool(const T&)>, std::string>> m_rules;
+};
+
+template <class S, class U>
+class group : public field<S> {
+public:
+    explicit group(U S::*m) : m_member(m) {}
+    void load(S& out, const node* n, const std::string& path, const source_loc& parent) const override {
+        schema_of<U>().load(out.*m_member, n, path, n ? n->loc : parent);
+    }
+    node dump(const S& in) const override { return schema_of<U>().dump(in.*m_member); }
+    void list(std::vector<param_info>& out, const std::string& path) const override {
+        schema_of<U>().list(out, path);
+    }
+
+private:
+    U S::*m_member;
+};
+
+template <class S, class U>
+class named_group : public field<S> {
+public:
+    named_group(named_list<U> S::*m, std::string placeholder, std::size_t min_items)
+        : m_member(m), m_placeholder(std::move(placeholder)), m_min(min_items) {}
+    void load(S& out, const node* n, const std::string& path, const source_loc& parent) const override {
+        auto& list = out.*m_member;
+        list.items.clear();
+        const std::string expected = "a map of " + m_placeholder + " names to their settings";
+        if (!n) {
+            if (m_min > 0) fail_missing(parent, path, expected);
+            return;
+        }
+        if (n->k == node::kind::null) throw config_error(n->loc, path, "no value given", expected);
+        if (n->k != node::kind::map) throw config_error(n->loc, path, std::string("found ") + n->kind_name(), expected);
+        if (n->entries.size() < m_min)
+            throw config_error(n->loc, path, "needs at least " + std::to_string(m_min) + " entries", expected);
+        for (const auto& [name, child] : n->entries) {
+            check_name(name, child, path);
+            U u{};
+            schema_of<U>().load(u, &child, join_path(path, name), child.loc);
+            list.items.emplace_back(name, std::move(u));
+        }
+    }
+    node dump(const S& in) const override {
+        node m = node::map();
+        for (const auto& [name, u] : (in.*m_member).items) m.set(name, schema_of<U>().dump(u));
+        return m;
+    }
+    void list(std::vector<param_info>& out, const std::string& path) const override {
+        schema_of<U>().list(out, join_path(path, "<" + m_placeholder + ">"));
+    }
+
+private:
+    named_list<U> S::*m_member;
+    std::string m_placeholder;
+    std::size_t m_min;
+};
+
+template <class S>
+class struct_schema {
+public:
+    template <class T>
+    leaf<S, T>& param(const char* key, T S::*member, const char* desc) {
+        auto f = std::make_unique<leaf<S, T>>(member);
+        auto& ref = *f;
+        add(std::move(f), key, desc);
+        return ref;
+    }
+    template <class U>
+    void sub(const char* key, U S::*member, const char* desc) {
+        add(std::make_unique<group<S, U>>(member), key, desc);
+    }
+    template <class U>
+    void named(const char* key, named_list<U> S::*member, const char* placeholder, std::size_t min_items,
+               const char* desc) {
+        add(std::make_unique<named_group<S, U>>(member, placeholder, min_items), key, desc);
+    }
+    // A rule over several keys of this struct, run after they are loaded.
+    // Throw config_error from it; `n` is this struct's map (may be null).
+    void rule(std::function<void(const S&, const node* n, const std::string& path)> r) {
+        m_rules.push_back(std::move(r));
+    }
+
+    void load(S& out, const node* n, const std::string& path, const source_loc& parent) const {
+        if (n && n->k == node::kind::null)
+            throw config_error(n->loc, path, "no value given", "a map of keys: " + key_list());
+        if (n && n->k != node::kind::map)
+            throw config_error(n->loc, path, std::string("found ") + n->kind_name(), "a map of keys: " + key_list());
+        const node* m = n;
+        check_map(m, path, m_keys);
+        for (const auto& f : m_fields)
+            f->load(out, m ? m->find(f->key) : nullptr, join_path(path, f->key), m ? m->loc : parent);
+        for (const auto& r : m_rules) r(out, m, path);
+    }
+    node dump(const S& in) const {
+        node m = node::map();
+        for (const auto& f : m_fields) m.set(f->key, f->dump(in));
+        return m;
+    }
+    void list(std::vector<param_info>& out, const std::string& path) const {
+        for (const auto& f : m_fields) f->list(out, join_path(path, f->key));
+    }
+
+private:
+    void add(std::unique_ptr<field<S>> f, const char* key, const char* desc) {
+        f->key = key;
+        f->desc = desc;
+        m_keys.push_back(key);
+        m_fields.push_back(std::move(f));
+    }
+    std::string key_list() const {
+        std::string s;
+        for (const auto& k : m_keys) s += (s.empty() ? "" : ", ") + k;
+        return s;
+    }
+
+    std::vector<std::unique_ptr<field<S>>> m_fields;
+    std::vector<std::string> m_keys;
+    std::vector<std::function<void(const S&, const node*, const std::string&)>> m_rules;
+};
+
+// Whole-document helpers.
+template <class S>
+S load_config(const node& root) {
+    S s{};
+    schema_of<S>().load(s, &root, "", root.loc);
+    return s;
+}
+template <class S>
+node dump_config(const S& s) {
+    return schema_of<S>().dump(s);
+}
+template <class S>
+std::vector<param_info> list_params() {
+    std::vector<param_info> out;
+    schema_of<S>().list(out, "");
+    return out;
+}
+
+}  // namespace cohsim::cfg

@@ -1,0 +1,73 @@
+// Statistics declared once, in the owner's constructor, and read by visitors
+// that know nothing of the owner: the JSON writer, the text table and later the
+// CSV writer all walk the same groups.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace cohsim {
+
+class stat_group;
+
+struct stat_visitor {
+    virtual ~stat_visitor() = default;
+    virtual void counter(const std::string& name, const std::string& desc, std::uint64_t value) = 0;
+};
+
+class stat {
+public:
+    stat(stat_group& group, std::string name, std::string desc);
+    virtual ~stat() = default;
+    stat(const stat&) = delete;
+    stat& operator=(const stat&) = delete;
+    const std::string& name() const { return m_name; }
+    const std::string& desc() const { return m_desc; }
+    virtual void accept(stat_visitor& v) const = 0;
+
+private:
+    std::string m_name, m_desc;
+};
+
+class counter : public stat {
+public:
+    using stat::stat;
+    counter& operator++() {
+        ++m_value;
+        return *this;
+    }
+    counter& operator+=(std::uint64_t n) {
+        m_value += n;
+        return *this;
+    }
+    std::uint64_t value() const { return m_value; }
+    void accept(stat_visitor& v) const override { v.counter(name(), desc(), m_value); }
+
+private:
+    std::uint64_t m_value = 0;
+};
+
+// A named set of stats (one per component instance, e.g. "little.2").
+class stat_group {
+public:
+    explicit stat_group(std::string name) : m_name(std::move(name)) {}
+    stat_group(const stat_group&) = delete;
+    stat_group& operator=(const stat_group&) = delete;
+    const std::string& name() const { return m_name; }
+    void add(const stat* s) { m_stats.push_back(s); }
+    void accept(stat_visitor& v) const {
+        for (const stat* s : m_stats) s->accept(v);
+    }
+
+private:
+    std::string m_name;
+    std::vector<const stat*> m_stats;
+};
+
+inline stat::stat(stat_group& group, std::string name, std::string desc)
+    : m_name(std::move(name)), m_desc(std::move(desc)) {
+    group.add(this);
+}
+
+}  // namespace cohsim

@@ -1,0 +1,28 @@
+#include "sim/system.h"
+
+#include "sim/kernel.h"
+
+namespace cohsim {
+
+system_model::system_model(const platform_config& cfg) : m_cfg(cfg) {
+    kernel::init();
+    m_timer = std::make_unique<generic_timer>("timer", m_cfg.timer);
+    for (const auto& [name, cl] : m_cfg.clusters) {
+        m_domains.push_back(std::make_unique<clock_domain>(name, cl.freq));
+        for (unsigned i = 0; i < cl.cores; ++i) {
+            const std::string id = name + "." + std::to_string(i);
+            const std::string module_name = name + "_" + std::to_string(i);
+            m_cores.push_back(
+                std::make_unique<core>(module_name.c_str(), id, name, i, cl.core, *m_domains.back(), cl.timing));
+            m_timer->subscribe(m_cores.back().get());
+        }
+    }
+}
+
+const core* system_model::find_core(const std::string& id) const {
+    for (const auto& c : m_cores)
+        if (c->id() == id) return c.get();
+    return nullptr;
+}
+
+}  // namespace cohsim

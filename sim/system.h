@@ -1,0 +1,32 @@
+// The topology builder: turns a validated platform_config into model
+// instances, one clock domain per cluster, and wires them together.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "models/core.h"
+#include "models/generic_timer.h"
+#include "sim/clock_domain.h"
+#include "sim/platform.h"
+
+namespace cohsim {
+
+class system_model {
+public:
+    // Elaborates the SystemC modules: call once per process.
+    explicit system_model(const platform_config& cfg);
+
+    const platform_config& config() const { return m_cfg; }
+    const std::vector<std::unique_ptr<core>>& cores() const { return m_cores; }
+    const generic_timer& timer() const { return *m_timer; }
+    const core* find_core(const std::string& id) const;
+
+private:
+    platform_config m_cfg;
+    std::vector<std::unique_ptr<clock_domain>> m_domains;
+    std::vector<std::unique_ptr<core>> m_cores;
+    std::unique_ptr<generic_timer> m_timer;
+};
+
+}  // namespace cohsim

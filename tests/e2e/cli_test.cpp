@@ -1,0 +1,237 @@
+// End-to-end: the real `cohsim` binary on real configs.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+namespace {
+
+struct result {
+    int status = -1;  // exit status, or 128+signal
+    std::string out, err;
+};
+
+std::string slurp(const fs::path& p) {
+    std::ifstream in(p);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+class Cli : public ::testing::Test {
+protected:
+    void SetUp() override {
+        m_dir = fs::temp_directory_path() / ("cohsim_e2e_" + std::to_string(::getpid()));
+        fs::remove_all(m_dir);
+        fs::create_directories(m_dir);
+    }
+    void TearDown() override { fs::remove_all(m_dir); }
+
+    pid_t spawn(const std::string& bin, const std::vector<std::string>& args) {
+        const pid_t pid = fork();
+        if (pid == 0) {
+            std::vector<char*> argv;
+            argv.push_back(const_cast<char*>(bin.c_str()));
+            for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+            argv.push_back(nullptr);
+            if (!freopen((m_dir / "stdout").c_str(), "w", stdout) || !freopen((m_dir / "stderr").c_str(), "w", stderr))
+                _exit(99);
+            if (chdir(m_dir.c_str()) != 0) _exit(98);
+            execv(bin.c_str(), argv.data());
+            _exit(97);
+        }
+        return pid;
+    }
+    result wait_for(pid_t pid) {
+        int st = 0;
+        waitpid(pid, &st, 0);
+        result r;
+        r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+        r.out = slurp(m_dir / "stdout");
+        r.err = slurp(m_dir / "stderr");
+        return r;
+    }
+    result run(const std::vector<std::string>& args) { return wait_for(spawn(COHSIM_BINARY, args)); }
+
+    std::string write(const std::string& name, const std::string& text) {
+        std::ofstream(m_dir / name) << text;
+        return (m_dir / name).string();
+    }
+    json read_json(const std::string& rel) { return json::parse(slurp(m_dir / rel)); }
+
+    // A bad input: exit 2, one line on stderr containing `part`, no crash.
+    void expect_bad(const std::vector<std::string>& args, const std::string& part) {
+        const auto r = run(args);
+        EXPECT_EQ(r.status, 2) << r.err;
+        EXPECT_NE(r.err.find(part), std::string::npos) << "stderr: " << r.err << "\nexpected: " << part;
+        EXPECT_EQ(r.err.find("terminate"), std::string::npos) << r.err;
+        EXPECT_TRUE(r.out.empty()) << r.out;
+        EXPECT_FALSE(fs::exists(m_dir / "cohsim-out" / "result.json"));
+    }
+
+    fs::path m_dir;
+};
+
+const char* const good = R"(clusters:
+  little: {freq: 832MHz, cores: 1, core: cortex-a53}
+  big: {freq: 1.8GHz, cores: 1, core: cortex-a73}
+timer: {freq: 1.92MHz, evnti: 8}
+run: {duration: 1ms}
+)";
+
+}  // namespace
+
+TEST_F(Cli, DefaultRunPrintsTableAndWritesDocumentedJson) {
+    const auto r = run({"run"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("core"), std::string::npos);
+    for (const char* id : {"little.0", "little.3", "big.0", "big.3"})
+        EXPECT_NE(r.out.find(id), std::string::npos) << id << "\n" << r.out;
+    EXPECT_NE(r.out.find("simulated 100ms"), std::string::npos) << r.out;
+
+    const json j = read_json("cohsim-out/result.json");
+    for (const char* key : {"cohsim_version", "seed", "config", "simulated_ns", "host_seconds", "sim_events", "cores"})
+        EXPECT_TRUE(j.contains(key)) << key;
+    EXPECT_EQ(j["simulated_ns"].get<double>(), 1e8);
+    EXPECT_EQ(j["seed"], 1);
+    EXPECT_EQ(j["completed"], true);
+    ASSERT_EQ(j["cores"].size(), 8u);
+    EXPECT_EQ(j["cores"][0]["id"], "little.0");
+    EXPECT_EQ(j["cores"][0]["cluster"], "little");
+    EXPECT_EQ(j["cores"][0]["freq_mhz"].get<double>(), 832.0);
+    EXPECT_EQ(j["cores"][7]["id"], "big.3");
+    EXPECT_EQ(j["cores"][7]["freq_mhz"].get<double>(), 1800.0);
+    EXPECT_EQ(j["config"]["clusters"]["big"]["freq"], "1.8GHz");
+    // A run covers [0, 100 ms): stream events k * 266.67 us for k = 1..374
+    // (event 375 falls exactly at 100 ms, the first instant after the run).
+    // Every core hears each of them.
+    EXPECT_EQ(j["components"]["timer"]["event_stream_ticks"], 374);
+    EXPECT_EQ(j["cores"][3]["wakes_event_stream"], 374);
+    // The effective config is written beside the results and loads again.
+    const auto c = run({"config", "cohsim-out/config.yaml"});
+    ASSERT_EQ(c.status, 0) << c.err;
+    const auto d = run({"config"});
+    EXPECT_EQ(c.out, d.out);
+}
+
+TEST_F(Cli, SetChangesTheEffectiveConfigAndTheRun) {
+    const auto r = run({"run", "--set", "clusters.little.freq=1248MHz", "--duration", "1ms", "--json", "x.json", "-q"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_TRUE(r.out.empty());  // -q
+    const json j = read_json("x.json");
+    EXPECT_EQ(j["config"]["clusters"]["little"]["freq"], "1.248GHz");
+    EXPECT_EQ(j["config"]["run"]["duration"], "1ms");
+    EXPECT_EQ(j["cores"][0]["freq_mhz"].get<double>(), 1248.0);
+    EXPECT_EQ(j["simulated_ns"].get<double>(), 1e6);
+    EXPECT_EQ(j["components"]["timer"]["event_stream_ticks"], 3);  // 1 ms / 266.67 us
+    const auto c = run({"config", "--set", "clusters.little.freq=1248MHz"});
+    EXPECT_NE(c.out.find("freq: 1.248GHz"), std::string::npos) << c.out;
+    // No temporary files left next to the atomically written results.
+    for (const auto& e : fs::directory_iterator(m_dir))
+        EXPECT_NE(e.path().filename().string().rfind(".x.json", 0), 0u) << e.path();
+}
+
+TEST_F(Cli, SameConfigAndSeedGiveIdenticalResults) {
+    const auto f = write("a.yaml", good);
+    ASSERT_EQ(run({"run", f, "--json", "1.json", "-q"}).status, 0);
+    ASSERT_EQ(run({"run", f, "--json", "2.json", "-q"}).status, 0);
+    json a = read_json("1.json"), b = read_json("2.json");
+    a.erase("host_seconds");
+    b.erase("host_seconds");
+    EXPECT_EQ(a.dump(), b.dump());
+}
+
+TEST_F(Cli, BadInputsExitTwoWithALocatedMessage) {
+    const auto unknown = write("unknown.yaml", std::string(good) + "frequency: 1GHz\n");
+    expect_bad({"run", unknown}, "unknown.yaml:6:1: frequency: unknown key 'frequency'");
+    const auto type = write("type.yaml", std::string(good) + "description: [a, b]\n");
+    expect_bad({"run", type}, "type.yaml:6:14: description: found a list (expected a string)");
+    const auto unit = write("unit.yaml", "clusters: {little: {freq: 832}}\ntimer: {freq: 1.92MHz, evnti: 8}\n");
+    expect_bad({"run", unit}, "unit.yaml:1:27: clusters.little.freq: '832' has no unit");
+    const auto range = write("range.yaml", "clusters: {little: {freq: 0MHz}}\ntimer: {freq: 1.92MHz, evnti: 8}\n");
+    expect_bad({"run", range}, "range.yaml:1:27: clusters.little.freq: '0MHz' is out of range");
+    const auto missing = write("missing.yaml", "clusters: {little: {cores: 2}}\ntimer: {freq: 1.92MHz, evnti: 8}\n");
+    expect_bad({"run", missing}, "missing.yaml:1:20: clusters.little.freq: required key is missing");
+    expect_bad({"run", "nosuch.yaml"}, "nosuch.yaml: cannot read config file: No such file or directory");
+    const auto malformed = write("malformed.yaml", "clusters: {little: [}\n");
+    expect_bad({"run", malformed}, "malformed.yaml:1:");
+    write("cyc_b.yaml", "include: cyc_a.yaml\n");
+    const auto cyc = write("cyc_a.yaml", "include: cyc_b.yaml\n");
+    expect_bad({"run", cyc}, "include cycle: cyc_a.yaml -> cyc_b.yaml -> cyc_a.yaml");
+    expect_bad({"run", "--duration", "0s"}, "--duration:1:14: run.duration: '0s' is out of range");
+    expect_bad({"run", "--duration", "20"}, "run.duration: '20' has no unit");
+    expect_bad({"run", "--seed", "-1"}, "run.seed: '-1' is not a whole number");
+    expect_bad({"run", "--set", "clusters.little.freq=fast"}, "--set #1:1:22: clusters.little.freq: 'fast'");
+    expect_bad({"run", "--frobnicate"}, "unrecognised option '--frobnicate'");
+    expect_bad({"run", "a.yaml", "b.yaml"}, "takes at most one CONFIG");
+    expect_bad({"simulate"}, "unknown command 'simulate'");
+    expect_bad({"run", "-q", "-v"}, "contradict");
+}
+
+TEST_F(Cli, HelpTeachesEveryCommand) {
+    const auto top = run({"--help"});
+    EXPECT_EQ(top.status, 0);
+    EXPECT_NE(top.out.find("examples:"), std::string::npos);
+    for (const char* cmd : {"run", "config", "params"}) {
+        const auto r = run({cmd, "--help"});
+        EXPECT_EQ(r.status, 0) << cmd;
+        EXPECT_NE(r.out.find("usage: cohsim " + std::string(cmd)), std::string::npos) << r.out;
+        EXPECT_NE(r.out.find("example"), std::string::npos) << r.out;
+    }
+    const auto run_help = run({"run", "--help"});
+    for (const char* opt : {"--set", "--duration", "--seed", "--json", "--out", "--verbose", "--quiet"})
+        EXPECT_NE(run_help.out.find(opt), std::string::npos) << opt;
+    EXPECT_EQ(run({}).status, 2);  // no command: usage on stdout, exit 2
+}
+
+TEST_F(Cli, ParamsListedInReadme) {
+    const auto r = run({"params", "--markdown"});
+    ASSERT_EQ(r.status, 0);
+    const std::string readme = slurp(fs::path(COHSIM_SOURCE_DIR) / "README.md");
+    EXPECT_NE(readme.find(r.out), std::string::npos)
+        << "README.md's parameter table is out of date; paste the output of `cohsim params --markdown`:\n"
+        << r.out;
+    const auto text = run({"params"});
+    EXPECT_NE(text.out.find("clusters.<cluster>.freq  (frequency; Hz, kHz, MHz, GHz)  default: (required)"),
+              std::string::npos)
+        << text.out;
+}
+
+TEST_F(Cli, InterruptKeepsTheResultsSoFar) {
+    // A stream event every 2 ns on 8 cores: an hour of simulated time would take
+    // hours, so the run is certainly still going when SIGINT arrives.
+    const pid_t pid = spawn(COHSIM_BINARY, {"run", "--set", "timer.freq=1GHz", "--set", "timer.evnti=0",
+                                            "--duration", "3600s", "-q"});
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    kill(pid, SIGINT);
+    const auto r = wait_for(pid);
+    EXPECT_EQ(r.status, 130) << r.err;
+    const json j = read_json("cohsim-out/result.json");
+    EXPECT_EQ(j["completed"], false);
+    EXPECT_GT(j["simulated_ns"].get<double>(), 0.0);
+    EXPECT_LT(j["simulated_ns"].get<double>(), 3.6e12);
+    // The counts are those of the time simulated, [0, T): one tick every 2 ns,
+    // at 2k ns for k >= 1 and 2k < T.
+    const double ticks = j["components"]["timer"]["event_stream_ticks"].get<double>();
+    EXPECT_EQ(ticks, std::ceil(j["simulated_ns"].get<double>() / 2.0) - 1);
+    EXPECT_TRUE(fs::exists(m_dir / "cohsim-out" / "config.yaml"));
+}
+
+TEST_F(Cli, BenchReportsSpeedAndMemory) {
+    const auto r = wait_for(spawn(COHSIM_BENCH_BINARY, {"--duration", "10ms"}));
+    ASSERT_EQ(r.status, 0) << r.err;
+    for (const char* key : {"sim_s_per_host_s", "events_per_host_s", "peak_rss_kib"})
+        EXPECT_NE(r.out.find(key), std::string::npos) << key;
+}

@@ -1,0 +1,92 @@
+#include <gtest/gtest.h>
+
+#include "sim/clock_domain.h"
+
+using namespace cohsim;
+
+// Expected values are computed by hand from floor(k * 10^15 / f):
+//   832 MHz: period = 10^15/832e6 fs = 1201923.076923... fs
+//   1.75 GHz: period = 571428.571428... fs
+
+TEST(ClockDomain, NonIntegerPeriod832MHz) {
+    clock_domain d("little", frequency{832'000'000});
+    EXPECT_EQ(d.time_of(0).fs, 0u);
+    EXPECT_EQ(d.time_of(1).fs, 1'201'923u);
+    EXPECT_EQ(d.time_of(2).fs, 2'403'846u);   // 2403846.15 -> floor
+    EXPECT_EQ(d.time_of(13).fs, 15'625'000u);  // 13/832 us = 15.625 ns exactly
+    EXPECT_EQ(d.time_of(832).fs, 1'000'000'000u);  // 832 cycles = 1 us exactly
+}
+
+TEST(ClockDomain, NonIntegerPeriod1750MHz) {
+    clock_domain d("big", frequency{1'750'000'000});
+    EXPECT_EQ(d.time_of(1).fs, 571'428u);
+    EXPECT_EQ(d.time_of(3).fs, 1'714'285u);  // 1714285.714
+    EXPECT_EQ(d.time_of(7).fs, 4'000'000u);  // 7 / 1.75 GHz = 4 ns exactly
+}
+
+TEST(ClockDomain, NoDriftAfter1e11Cycles) {
+    // 10^11 cycles at 832 MHz = 10^11/832e6 s = 120.192307692307... s
+    // = 120192307692307692.307... fs -> floor.
+    clock_domain d("little", frequency{832'000'000});
+    EXPECT_EQ(d.time_of(100'000'000'000ULL).fs, 120'192'307'692'307'692ULL);
+    // Accumulating the rounded period (1201923 fs) would be 7.7 us early:
+    EXPECT_NE(d.time_of(100'000'000'000ULL).fs, 1'201'923ULL * 100'000'000'000ULL);
+    // 1.75 GHz: 10^11 cycles = 57.142857142857... s
+    clock_domain b("big", frequency{1'750'000'000});
+    EXPECT_EQ(b.time_of(100'000'000'000ULL).fs, 57'142'857'142'857'142ULL);
+    // Exact multiples land exactly: 832e9 cycles at 832 MHz = 1000 s.
+    EXPECT_EQ(d.time_of(832'000'000'000ULL).fs, 1000 * fs_per_second);
+}
+
+TEST(ClockDomain, CycleAtIsTheLastEdgeAtOrBefore) {
+    clock_domain d("little", frequency{832'000'000});
+    EXPECT_EQ(d.cycle_at(duration{0}), 0u);
+    EXPECT_EQ(d.cycle_at(duration{1'201'922}), 0u);
+    EXPECT_EQ(d.cycle_at(duration{1'201'923}), 1u);
+    EXPECT_EQ(d.cycle_at(duration{2'403'845}), 1u);
+    EXPECT_EQ(d.cycle_at(duration{2'403'846}), 2u);
+    const std::uint64_t k = 100'000'000'000ULL;
+    EXPECT_EQ(d.cycle_at(d.time_of(k)), k);
+    EXPECT_EQ(d.cycle_at(duration{d.time_of(k).fs - 1}), k - 1);
+}
+
+TEST(ClockDomain, NextEdgeIsTheFirstEdgeAtOrAfter) {
+    clock_domain d("little", frequency{832'000'000});
+    EXPECT_EQ(d.next_edge(duration{0}).fs, 0u);
+    EXPECT_EQ(d.next_edge(duration{1}).fs, 1'201'923u);
+    EXPECT_EQ(d.next_edge(duration{1'201'923}).fs, 1'201'923u);  // on an edge: that edge
+    EXPECT_EQ(d.next_edge(duration{1'201'924}).fs, 2'403'846u);
+    EXPECT_EQ(d.edge_after(duration{1}, cycles{4}).fs, d.time_of(5).fs);
+    // Property over a range: next_edge(t) >= t and the edge before it is < t.
+    for (std::uint64_t t = 0; t < 5'000'000; t += 9'973) {
+        const auto k = d.next_edge_cycle(duration{t});
+        EXPECT_GE(d.time_of(k).fs, t);
+        if (k > 0) {
+            EXPECT_LT(d.time_of(k - 1).fs, t);
+        }
+    }
+}
+
+TEST(ClockDomain, AlignmentAcrossDomains) {
+    // A message sent by the 1.8 GHz core on its edge 5 (2.777... ns) is seen
+    // by the 832 MHz core at its first edge at or after that: edge 3 at
+    // 3.605769 ns. Hand check: 5e15/1.8e9 = 2777777.7 -> 2777777 fs;
+    // ceil(2777777 * 832e6 / 1e15) = ceil(2.311) = 3; 3e15/832e6 = 3605769.2.
+    clock_domain big("big", frequency{1'800'000'000});
+    clock_domain little("little", frequency{832'000'000});
+    const duration sent = big.time_of(5);
+    EXPECT_EQ(sent.fs, 2'777'777u);
+    EXPECT_EQ(little.next_edge_cycle(sent), 3u);
+    EXPECT_EQ(little.next_edge(sent).fs, 3'605'769u);
+    // And back: little edge 3 seen by big at ceil(3605769 * 1.8e9 / 1e15) = ceil(6.49) = 7.
+    EXPECT_EQ(big.next_edge_cycle(little.time_of(3)), 7u);
+    EXPECT_EQ(big.next_edge(little.time_of(3)).fs, 3'888'888u);
+    // Same frequency, same edges: alignment is the identity on edges.
+    clock_domain other("other", frequency{832'000'000});
+    for (std::uint64_t k : {0ULL, 1ULL, 7ULL, 1'000'003ULL})
+        EXPECT_EQ(other.next_edge(little.time_of(k)).fs, little.time_of(k).fs);
+}
+
+TEST(ClockDomain, ZeroFrequencyRejected) {
+    EXPECT_THROW(clock_domain("x", frequency{0}), std::invalid_argument);
+}
