@@ -41,12 +41,16 @@ void report_handler(const sc_core::sc_report& rep, const sc_core::sc_actions& ac
 
 }  // namespace
 
+std::unique_ptr<spdlog::formatter> formatter() {
+    auto fmt = std::make_unique<spdlog::pattern_formatter>();
+    fmt->add_flag<sim_time_flag>('S').set_pattern("[%S] [%^%l%$] %v");
+    return fmt;
+}
+
 void init(verbosity v) {
     auto logger = spdlog::get("cohsim");
     if (!logger) logger = spdlog::stderr_color_mt("cohsim");
-    auto fmt = std::make_unique<spdlog::pattern_formatter>();
-    fmt->add_flag<sim_time_flag>('S').set_pattern("[%S] [%^%l%$] %v");
-    logger->set_formatter(std::move(fmt));
+    logger->set_formatter(formatter());
     switch (v) {
         case verbosity::quiet: logger->set_level(spdlog::level::err); break;
         case verbosity::normal: logger->set_level(spdlog::level::info); break;

@@ -12,4 +12,7 @@ enum class verbosity { quiet, normal, verbose };
 // sc_report handler. Safe to call more than once.
 void init(verbosity v);
 
+// cohsim's line format: "[<simulated time> ns] [level] message".
+std::unique_ptr<spdlog::formatter> formatter();
+
 }  // namespace cohsim::log

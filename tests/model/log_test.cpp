@@ -1,0 +1,54 @@
+// Logging: simulated time on every line, SystemC reports routed into spdlog.
+#include <gtest/gtest.h>
+#include <spdlog/pattern_formatter.h>
+#include <spdlog/sinks/ostream_sink.h>
+
+#include <sstream>
+
+#include "sim/kernel.h"
+#include "sim/log.h"
+
+using namespace cohsim;
+
+namespace {
+std::ostringstream& capture() {
+    static std::ostringstream os;
+    log::init(log::verbosity::normal);
+    auto logger = spdlog::default_logger();
+    auto sink = std::make_shared<spdlog::sinks::ostream_sink_mt>(os);
+    sink->set_formatter(log::formatter());
+    logger->sinks().push_back(sink);
+    return os;
+}
+
+struct idle : sc_core::sc_module {
+    explicit idle(const sc_core::sc_module_name& n) : sc_module(n) {}
+};
+}  // namespace
+
+TEST(Log, EveryLineCarriesSimulatedTime) {
+    kernel::init();
+    auto& os = capture();
+    idle m("idle");
+    sc_core::sc_start(kernel::to_sc(duration{266'671'875'000ULL}));
+    spdlog::info("hello");
+    EXPECT_NE(os.str().find("[      266671.875000 ns] [info] hello"), std::string::npos) << os.str();
+}
+
+TEST(Log, SystemcReportsGoThroughTheSameLogger) {
+    kernel::init();
+    auto& os = capture();
+    SC_REPORT_WARNING("cohsim/test", "a warning from SystemC");
+    EXPECT_NE(os.str().find("[warning] systemc: cohsim/test: a warning from SystemC"), std::string::npos) << os.str();
+    EXPECT_THROW(SC_REPORT_ERROR("cohsim/test", "an error"), sc_core::sc_report);
+    EXPECT_NE(os.str().find("[error] systemc: cohsim/test: an error"), std::string::npos) << os.str();
+}
+
+TEST(Log, QuietDropsInfo) {
+    auto& os = capture();
+    log::init(log::verbosity::quiet);
+    spdlog::info("not shown");
+    spdlog::error("shown");
+    EXPECT_EQ(os.str().find("not shown"), std::string::npos);
+    EXPECT_NE(os.str().find("shown"), std::string::npos);
+}
