@@ -1,0 +1,179 @@
+// The MOESI coherence protocol as two tables in plain C++ (no SystemC): one
+// for a cache controller, one for the home (the point of serialisation in
+// the interconnect, or a cluster's SCU for its L1s). State and event names
+// follow Sorin, Hill and Wood, "A Primer on Memory Consistency and Cache
+// Coherence": stable I, S, E, O, M; transient XY_Z = going from X to Y,
+// waiting for Z (D = data, A = acknowledgement).
+//
+// The protocol, CCI/ACE-like:
+//   - All data moves through the home: a snooped owner returns its data to
+//     the home, which passes it to the requester (dirty data goes
+//     cache-to-cache through the home, never through memory).
+//   - The home is blocking per line: from accepting a request until the
+//     requester's Unblock (ACE's RACK), later requests for that line wait in
+//     arrival order (the arbitration among simultaneous arrivals is the
+//     interconnect's business, not the table's).
+//   - Messages from the home to one cache arrive in the order sent.
+//   - Clean evictions are explicit (PutS, PutE), so a snoop filter stays exact.
+//   - Fwd_GetM goes to the owner only; sharers are invalidated with Inv.
+//   - With broadcast snoops (CCI-400) every other cache is snooped: those
+//     the home does not list get Fwd_GetS for a read and Inv for a write,
+//     and answer Snp_Ack; with a snoop filter they are not snooped.
+//   - Data grants replace the requester's stalled core event: after Data_*
+//     or Ack_* the cache is stable and the core replays its Load/Store, which
+//     then hits (a Store into E makes it M).
+// Every (state, event) cell is defined: a transition, `stall` (the event
+// waits until the state changes) or `impossible` (reaching it is a bug; the
+// model stops with a diagnostic).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace cohsim::protocol {
+
+enum class outcome : std::uint8_t { ok, stall, impossible };
+
+// ---- cache controller -----------------------------------------------------
+
+enum class cstate : std::uint8_t { I, S, E, O, M, IS_D, IM_D, SM_A, OM_A, MI_A, EI_A, OI_A, SI_A, II_A, count };
+
+enum class cevent : std::uint8_t {
+    // from the core
+    Load,         // read
+    Store,        // write
+    Unique,       // obtain write permission without writing (PRFM PST, exclusive load fetching Unique, near atomic)
+    Replacement,  // the cache chose this line as a victim
+    // snoops from the home
+    Fwd_GetS,  // another cache reads: owner supplies data, keeps a copy
+    Fwd_GetM,  // another cache writes: owner supplies data, invalidates
+    Inv,       // another cache writes: sharers invalidate
+    // responses from the home
+    Data_S,   // data, shared
+    Data_E,   // data, unique and clean
+    Data_M,   // data, unique and dirty (this cache now owns the dirty data)
+    Ack_E,    // upgrade granted; the line is clean
+    Ack_M,    // upgrade granted; the line is dirty (memory is stale)
+    Put_Ack,  // eviction accepted
+    count
+};
+
+// Bit set of what the controller does on a transition.
+enum caction : std::uint32_t {
+    a_none = 0,
+    a_hit = 1u << 0,         // the core's load/store/unique completes now
+    a_write = 1u << 1,       // the store's data is written into the line
+    a_send_GetS = 1u << 2,
+    a_send_GetM = 1u << 3,
+    a_send_Upg = 1u << 4,    // CleanUnique: make my valid copy unique
+    a_send_PutS = 1u << 5,
+    a_send_PutE = 1u << 6,
+    a_send_PutO = 1u << 7,   // with data
+    a_send_PutM = 1u << 8,   // with data
+    a_snp_ack = 1u << 9,     // snoop response without data
+    a_snp_clean = 1u << 10,  // snoop response with clean data
+    a_snp_dirty = 1u << 11,  // snoop response with dirty data
+    a_fill = 1u << 12,       // take the data in the message
+    a_unblock = 1u << 13,    // tell the home the transaction is complete
+    a_drop = 1u << 14,       // the line leaves the cache
+};
+
+struct cache_cell {
+    outcome kind = outcome::impossible;
+    cstate next = cstate::I;
+    std::uint32_t actions = a_none;
+    bool defined = false;  // every cell must be; a test checks
+};
+
+const cache_cell& cache_transition(cstate s, cevent e);
+
+// Stable states and permissions.
+bool is_stable(cstate s);
+bool can_read(cstate s);   // a Load hits
+bool can_write(cstate s);  // a Store hits without asking the home (E, M)
+bool holds_data(cstate s); // the cache has a copy it may have to supply
+bool is_owner(cstate s);   // responsible for supplying the data (E, O, M and their evicting states)
+
+// ---- home -----------------------------------------------------------------
+
+// The home's view of one line. `M` = one owner holding it unique (E or M at
+// the cache; the home cannot tell); `O` = a dirty owner plus sharers.
+enum class hstate : std::uint8_t { I, S, M, O, count };
+
+// A request as the home classifies it against its own records.
+enum class hevent : std::uint8_t {
+    GetS,
+    GetM,
+    Upg_sharer,  // upgrade from a cache the home lists as a sharer
+    Upg_owner,   // upgrade from the owner (in O)
+    Upg_other,   // upgrade from a cache that lost its copy meanwhile: served as GetM
+    Put_owner,   // eviction by the owner (PutE, PutO or PutM)
+    Put_sharer,  // eviction by a sharer (PutS)
+    Put_stale,   // eviction that crossed a snoop: the cache no longer holds what it says
+    count
+};
+
+enum class snoop : std::uint8_t { none, Fwd_GetS, Fwd_GetM, Inv };
+enum class grant : std::uint8_t { none, Data_S, Data_E, Data_M, Ack_E, Ack_M, Put_Ack };
+enum class role : std::uint8_t { none, sharer, owner, keep };
+
+struct home_cell {
+    outcome kind = outcome::impossible;
+    bool defined = false;
+    snoop to_owner = snoop::none;    // sent to the current owner
+    snoop to_sharers = snoop::none;  // sent to every other sharer
+    bool mem_read = false;           // data comes from memory
+    bool mem_write = false;          // the Put's data goes to memory
+    // The owner's snoop response says whether its data was dirty; where the
+    // outcome depends on that, the *_dirty fields apply to a dirty answer.
+    grant grant_clean = grant::none, grant_dirty = grant::none;
+    hstate next_clean = hstate::I, next_dirty = hstate::I;
+    role requester_after = role::none;   // what the requester is afterwards
+    role owner_clean = role::keep, owner_dirty = role::keep;  // what the old owner is afterwards
+    bool sharers_cleared = false;        // the other sharers are invalidated
+};
+
+const home_cell& home_transition(hstate s, hevent e);
+
+// ---- names ----------------------------------------------------------------
+
+const char* name(cstate s);
+const char* name(cevent e);
+const char* name(hstate s);
+const char* name(hevent e);
+const char* name(snoop s);
+const char* name(grant g);
+std::string action_names(std::uint32_t actions);
+
+// The grant a cache receives, as a cache event.
+cevent as_event(grant g);
+// A snoop, as a cache event.
+cevent as_event(snoop s);
+
+}  // namespace cohsim::protocol
+
+namespace cohsim::protocol {
+
+// What a cache asks the home for.
+enum class request : std::uint8_t { GetS, GetM, Upg, PutS, PutE, PutO, PutM };
+const char* name(request r);
+bool carries_data(request r);  // PutO, PutM
+
+// The home's record of one line: its state, the owner and the sharers
+// (agent numbers). Applying a home_cell updates it; the snoop targets come
+// from it.
+struct home_entry {
+    hstate state = hstate::I;
+    int owner = -1;
+    std::vector<int> sharers;  // sorted, never holds the owner
+
+    bool is_sharer(int agent) const;
+    hevent classify(request r, int requester) const;
+    // Updates the record for a finished transaction of `cell`.
+    void apply(const home_cell& cell, int requester, bool owner_was_dirty);
+    // The record matches its state: I none; S sharers only; M one owner; O an owner (and maybe sharers).
+    bool consistent() const;
+};
+
+}  // namespace cohsim::protocol

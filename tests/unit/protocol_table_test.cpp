@@ -1,0 +1,208 @@
+// The protocol tables, cell by cell.
+#include <gtest/gtest.h>
+
+#include "models/coherence_protocol.h"
+
+using namespace cohsim::protocol;
+
+namespace {
+std::vector<cstate> all_cstates() {
+    std::vector<cstate> v;
+    for (int i = 0; i < static_cast<int>(cstate::count); ++i) v.push_back(static_cast<cstate>(i));
+    return v;
+}
+std::vector<cevent> all_cevents() {
+    std::vector<cevent> v;
+    for (int i = 0; i < static_cast<int>(cevent::count); ++i) v.push_back(static_cast<cevent>(i));
+    return v;
+}
+bool is_core_event(cevent e) { return e <= cevent::Replacement; }
+bool is_snoop(cevent e) { return e >= cevent::Fwd_GetS && e <= cevent::Inv; }
+bool is_grant(cevent e) { return e >= cevent::Data_S; }
+constexpr std::uint32_t sends_request = a_send_GetS | a_send_GetM | a_send_Upg;
+constexpr std::uint32_t sends_put = a_send_PutS | a_send_PutE | a_send_PutO | a_send_PutM;
+constexpr std::uint32_t snoop_answers = a_snp_ack | a_snp_clean | a_snp_dirty;
+int bits(std::uint32_t x) { return __builtin_popcount(x); }
+}  // namespace
+
+TEST(ProtocolTable, EveryCacheCellIsDefined) {
+    for (cstate s : all_cstates())
+        for (cevent e : all_cevents()) EXPECT_TRUE(cache_transition(s, e).defined) << name(s) << " x " << name(e);
+}
+
+TEST(ProtocolTable, EveryHomeCellIsDefined) {
+    for (int s = 0; s < static_cast<int>(hstate::count); ++s)
+        for (int e = 0; e < static_cast<int>(hevent::count); ++e)
+            EXPECT_TRUE(home_transition(static_cast<hstate>(s), static_cast<hevent>(e)).defined)
+                << name(static_cast<hstate>(s)) << " x " << name(static_cast<hevent>(e));
+}
+
+// Rules every cell must obey, checked over the whole table.
+TEST(ProtocolTable, CellsObeyTheProtocolRules) {
+    for (cstate s : all_cstates()) {
+        for (cevent e : all_cevents()) {
+            const auto& c = cache_transition(s, e);
+            const std::string where = std::string(name(s)) + " x " + name(e);
+            if (c.kind == outcome::stall) {
+                // Only core events wait; messages from the home are always taken.
+                EXPECT_TRUE(is_core_event(e)) << where;
+                EXPECT_FALSE(is_stable(s)) << where;
+                EXPECT_EQ(c.next, s) << where;
+                continue;
+            }
+            if (c.kind == outcome::impossible) continue;
+            // Every snoop is answered exactly once; nothing else answers.
+            EXPECT_EQ(bits(c.actions & snoop_answers), is_snoop(e) ? 1 : 0) << where;
+            // Only an owner answers with data; a dirty answer comes from a dirty line.
+            if (c.actions & (a_snp_clean | a_snp_dirty)) {
+                EXPECT_TRUE(is_owner(s)) << where;
+            }
+            if (c.actions & a_snp_dirty) {
+                EXPECT_TRUE(s == cstate::O || s == cstate::M || s == cstate::OM_A || s == cstate::MI_A ||
+                            s == cstate::OI_A)
+                    << where;
+            }
+            if (c.actions & a_snp_clean) {
+                EXPECT_TRUE(s == cstate::E || s == cstate::EI_A) << where;
+            }
+            // Requests and puts come only from core events, at most one.
+            EXPECT_LE(bits(c.actions & (sends_request | sends_put)), 1) << where;
+            if (c.actions & (sends_request | sends_put)) {
+                EXPECT_TRUE(is_core_event(e)) << where;
+            }
+            // A hit needs permission: loads need read, stores write.
+            if (c.actions & a_hit) {
+                EXPECT_TRUE(is_core_event(e)) << where;
+                if (e == cevent::Load) {
+                    EXPECT_TRUE(can_read(s)) << where;
+                }
+                if (e == cevent::Store || e == cevent::Unique) {
+                    EXPECT_TRUE(can_write(s)) << where;
+                }
+            }
+            // A data/ack grant ends in a stable state and unblocks the home.
+            if (is_grant(e) && e != cevent::Put_Ack) {
+                EXPECT_TRUE(is_stable(c.next)) << where;
+                EXPECT_TRUE(c.actions & a_unblock) << where;
+            }
+            if (e == cevent::Put_Ack) {
+                EXPECT_EQ(c.next, cstate::I) << where;
+            }
+            // Data-carrying grants fill; acks do not.
+            const bool data = e == cevent::Data_S || e == cevent::Data_E || e == cevent::Data_M;
+            EXPECT_EQ(static_cast<bool>(c.actions & a_fill), data) << where;
+            // A cache that loses its copy says so.
+            if (holds_data(s) && !holds_data(c.next) && c.next != cstate::I) {
+                EXPECT_TRUE(c.actions & a_drop) << where;
+            }
+        }
+    }
+}
+
+TEST(ProtocolTable, StableStatesServeTheCoreOrAsk) {
+    // Spot checks against the Primer-style reading of each row.
+    EXPECT_EQ(cache_transition(cstate::I, cevent::Load).next, cstate::IS_D);
+    EXPECT_EQ(cache_transition(cstate::I, cevent::Load).actions, a_send_GetS);
+    EXPECT_EQ(cache_transition(cstate::I, cevent::Store).actions, a_send_GetM);
+    EXPECT_EQ(cache_transition(cstate::S, cevent::Store).next, cstate::SM_A);
+    EXPECT_EQ(cache_transition(cstate::S, cevent::Store).actions, a_send_Upg);
+    EXPECT_EQ(cache_transition(cstate::E, cevent::Store).next, cstate::M);  // silent E -> M
+    EXPECT_EQ(cache_transition(cstate::E, cevent::Store).actions, a_hit | a_write);
+    EXPECT_EQ(cache_transition(cstate::M, cevent::Fwd_GetS).next, cstate::O);  // dirty sharing, no memory write
+    EXPECT_EQ(cache_transition(cstate::M, cevent::Fwd_GetS).actions, a_snp_dirty);
+    EXPECT_EQ(cache_transition(cstate::E, cevent::Fwd_GetS).next, cstate::S);
+    EXPECT_EQ(cache_transition(cstate::M, cevent::Replacement).actions, a_send_PutM);
+    EXPECT_EQ(cache_transition(cstate::S, cevent::Replacement).actions, a_send_PutS);  // explicit clean eviction
+    EXPECT_EQ(cache_transition(cstate::M, cevent::Inv).kind, outcome::impossible);
+}
+
+TEST(ProtocolTable, RacesInTransientStates) {
+    // An upgrade overtaken by another writer becomes a miss.
+    EXPECT_EQ(cache_transition(cstate::SM_A, cevent::Inv).next, cstate::IM_D);
+    EXPECT_EQ(cache_transition(cstate::OM_A, cevent::Fwd_GetM).next, cstate::IM_D);
+    EXPECT_EQ(cache_transition(cstate::OM_A, cevent::Fwd_GetM).actions, a_snp_dirty | a_drop);
+    // An eviction overtaken by a reader keeps supplying the data.
+    EXPECT_EQ(cache_transition(cstate::MI_A, cevent::Fwd_GetS).next, cstate::OI_A);
+    EXPECT_EQ(cache_transition(cstate::EI_A, cevent::Fwd_GetS).next, cstate::SI_A);
+    EXPECT_EQ(cache_transition(cstate::MI_A, cevent::Fwd_GetM).next, cstate::II_A);
+    EXPECT_EQ(cache_transition(cstate::II_A, cevent::Put_Ack).next, cstate::I);
+    // Waiting caches answer broadcast snoops as misses and keep waiting.
+    EXPECT_EQ(cache_transition(cstate::IS_D, cevent::Inv).next, cstate::IS_D);
+    EXPECT_EQ(cache_transition(cstate::IS_D, cevent::Inv).actions, a_snp_ack);
+    // Fwd_GetM is for owners only.
+    for (cstate s : {cstate::I, cstate::S, cstate::IS_D, cstate::IM_D, cstate::SM_A, cstate::SI_A, cstate::II_A})
+        EXPECT_EQ(cache_transition(s, cevent::Fwd_GetM).kind, outcome::impossible) << name(s);
+    EXPECT_EQ(cache_transition(cstate::IS_D, cevent::Store).kind, outcome::stall);
+    EXPECT_EQ(cache_transition(cstate::SM_A, cevent::Load).actions, a_hit);  // still readable
+}
+
+TEST(ProtocolTable, HomeCellsMatchTheirIntent) {
+    const auto& i_gets = home_transition(hstate::I, hevent::GetS);
+    EXPECT_TRUE(i_gets.mem_read);
+    EXPECT_EQ(i_gets.grant_clean, grant::Data_E);  // alone: exclusive
+    const auto& m_gets = home_transition(hstate::M, hevent::GetS);
+    EXPECT_EQ(m_gets.to_owner, snoop::Fwd_GetS);
+    EXPECT_FALSE(m_gets.mem_read);
+    EXPECT_EQ(m_gets.next_dirty, hstate::O);
+    EXPECT_EQ(m_gets.next_clean, hstate::S);
+    const auto& m_getm = home_transition(hstate::M, hevent::GetM);
+    EXPECT_EQ(m_getm.grant_dirty, grant::Data_M);  // dirty data moves cache to cache
+    EXPECT_FALSE(m_getm.mem_read);
+    EXPECT_FALSE(m_getm.mem_write);
+    const auto& s_upg = home_transition(hstate::S, hevent::Upg_sharer);
+    EXPECT_EQ(s_upg.to_sharers, snoop::Inv);
+    EXPECT_EQ(s_upg.grant_clean, grant::Ack_E);
+    EXPECT_EQ(home_transition(hstate::O, hevent::Upg_sharer).grant_clean, grant::Ack_M);
+    // An upgrade from a cache that lost its copy is served as a write miss.
+    for (int s = 0; s < static_cast<int>(hstate::count); ++s) {
+        const auto& a = home_transition(static_cast<hstate>(s), hevent::Upg_other);
+        const auto& b = home_transition(static_cast<hstate>(s), hevent::GetM);
+        EXPECT_EQ(a.grant_dirty, b.grant_dirty);
+        EXPECT_EQ(a.to_owner, b.to_owner);
+        EXPECT_EQ(a.mem_read, b.mem_read);
+        // A stale eviction is acknowledged and changes nothing.
+        const auto& st = home_transition(static_cast<hstate>(s), hevent::Put_stale);
+        EXPECT_EQ(st.grant_clean, grant::Put_Ack);
+        EXPECT_EQ(st.next_clean, static_cast<hstate>(s));
+        EXPECT_EQ(st.to_owner, snoop::none);
+    }
+    // Every grant the home gives is one the waiting cache can take.
+    for (int s = 0; s < static_cast<int>(hstate::count); ++s) {
+        for (hevent e : {hevent::GetS, hevent::GetM, hevent::Upg_sharer, hevent::Upg_owner, hevent::Upg_other}) {
+            const auto& c = home_transition(static_cast<hstate>(s), e);
+            if (c.kind != outcome::ok) continue;
+            const cstate waiting = e == hevent::GetS ? cstate::IS_D
+                                   : e == hevent::Upg_sharer ? cstate::SM_A
+                                   : e == hevent::Upg_owner ? cstate::OM_A
+                                                            : cstate::IM_D;
+            for (grant g : {c.grant_clean, c.grant_dirty})
+                EXPECT_EQ(cache_transition(waiting, as_event(g)).kind, outcome::ok)
+                    << name(static_cast<hstate>(s)) << " x " << name(e) << " grants " << name(g);
+        }
+    }
+}
+
+TEST(ProtocolTable, HomeEntryBookkeeping) {
+    home_entry h;
+    EXPECT_TRUE(h.consistent());
+    EXPECT_EQ(h.classify(request::GetS, 1), hevent::GetS);
+    h.apply(home_transition(hstate::I, hevent::GetS), 1, false);  // 1 reads alone: owner, unique
+    EXPECT_EQ(h.state, hstate::M);
+    EXPECT_EQ(h.owner, 1);
+    h.apply(home_transition(hstate::M, hevent::GetS), 2, true);  // 2 reads; 1 had written: O + sharer
+    EXPECT_EQ(h.state, hstate::O);
+    EXPECT_EQ(h.owner, 1);
+    EXPECT_EQ(h.sharers, std::vector<int>{2});
+    EXPECT_EQ(h.classify(request::Upg, 2), hevent::Upg_sharer);
+    EXPECT_EQ(h.classify(request::Upg, 1), hevent::Upg_owner);
+    EXPECT_EQ(h.classify(request::Upg, 3), hevent::Upg_other);
+    EXPECT_EQ(h.classify(request::PutM, 3), hevent::Put_stale);
+    h.apply(home_transition(hstate::O, hevent::Upg_sharer), 2, true);
+    EXPECT_EQ(h.state, hstate::M);
+    EXPECT_EQ(h.owner, 2);
+    EXPECT_TRUE(h.sharers.empty());
+    h.apply(home_transition(hstate::M, hevent::Put_owner), 2, false);
+    EXPECT_EQ(h.state, hstate::I);
+    EXPECT_EQ(h.owner, -1);
+    EXPECT_TRUE(h.consistent());
+}
