@@ -1,0 +1,89 @@
+// A set-associative tag array with LRU replacement, as plain C++: which lines
+// a cache holds, and which one it gives up for a new line. Coherence state
+// lives in the payload `T`; data values live in the simulator's functional
+// memory, not here.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace cohsim {
+
+struct cache_geometry {
+    std::uint64_t size_bytes = 32 * 1024;
+    std::uint32_t ways = 4;
+    std::uint32_t line_bytes = 64;
+    std::uint64_t sets() const { return size_bytes / (std::uint64_t{ways} * line_bytes); }
+    // Empty if valid, else what is wrong.
+    std::string problem() const;
+};
+
+template <class T>
+class cache_array {
+public:
+    struct entry {
+        std::uint64_t line = 0;  // line address (byte address of the line's first byte)
+        bool valid = false;
+        std::uint64_t last_use = 0;
+        T payload{};
+    };
+
+    explicit cache_array(cache_geometry g) : m_geo(g) {
+        if (const auto p = g.problem(); !p.empty()) throw std::invalid_argument(p);
+        m_entries.resize(g.sets() * g.ways);
+    }
+
+    const cache_geometry& geometry() const { return m_geo; }
+    std::uint64_t line_of(std::uint64_t addr) const { return addr & ~std::uint64_t(m_geo.line_bytes - 1); }
+    std::uint64_t set_of(std::uint64_t addr) const { return (addr / m_geo.line_bytes) & (m_geo.sets() - 1); }
+
+    entry* find(std::uint64_t addr) {
+        const std::uint64_t line = line_of(addr);
+        for (entry& e : set(addr))
+            if (e.valid && e.line == line) return &e;
+        return nullptr;
+    }
+    void touch(entry& e) { e.last_use = ++m_clock; }
+
+    // A free way in addr's set, or else the least recently used way for which
+    // `evictable` is true (nullptr if none is).
+    entry* victim(std::uint64_t addr, const std::function<bool(const entry&)>& evictable) {
+        entry* best = nullptr;
+        for (entry& e : set(addr)) {
+            if (!e.valid) return &e;
+            if (evictable(e) && (!best || e.last_use < best->last_use)) best = &e;
+        }
+        return best;
+    }
+
+    // Puts addr's line into a free entry (from victim()).
+    entry& install(entry& e, std::uint64_t addr) {
+        e.line = line_of(addr);
+        e.valid = true;
+        e.payload = T{};
+        touch(e);
+        return e;
+    }
+    void invalidate(entry& e) { e.valid = false; }
+
+private:
+    struct set_range {
+        entry* b;
+        entry* e;
+        entry* begin() const { return b; }
+        entry* end() const { return e; }
+    };
+    set_range set(std::uint64_t addr) {
+        entry* first = m_entries.data() + set_of(addr) * m_geo.ways;
+        return {first, first + m_geo.ways};
+    }
+
+    cache_geometry m_geo;
+    std::vector<entry> m_entries;
+    std::uint64_t m_clock = 0;
+};
+
+}  // namespace cohsim

@@ -1,0 +1,40 @@
+#include "models/exclusive_monitor.h"
+
+#include <stdexcept>
+
+namespace cohsim {
+
+exclusive_monitor::exclusive_monitor(std::uint64_t granule_bytes) : m_granule(granule_bytes) {
+    if (granule_bytes < 8 || (granule_bytes & (granule_bytes - 1)) != 0)
+        throw std::invalid_argument("exclusive reservation granule must be a power of two of at least 8 bytes");
+}
+
+void exclusive_monitor::load_exclusive(std::uint64_t addr) {
+    m_reserved = granule_of(addr);
+    m_armed = true;
+}
+
+bool exclusive_monitor::store_exclusive(std::uint64_t addr) {
+    const bool ok = holds(addr);
+    m_armed = false;
+    return ok;
+}
+
+bool exclusive_monitor::other_write(std::uint64_t addr) {
+    if (!holds(addr)) return false;
+    m_armed = false;
+    return true;
+}
+
+bool exclusive_monitor::line_lost(std::uint64_t line_addr, std::uint64_t line_bytes) {
+    if (!m_armed) return false;
+    // The granule and the line overlap (either may be the larger).
+    const std::uint64_t g_end = m_reserved + m_granule, l_end = line_addr + line_bytes;
+    if (m_reserved < l_end && line_addr < g_end) {
+        m_armed = false;
+        return true;
+    }
+    return false;
+}
+
+}  // namespace cohsim

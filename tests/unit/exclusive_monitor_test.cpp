@@ -1,0 +1,91 @@
+// One test per monitor rule (see models/exclusive_monitor.h).
+#include <gtest/gtest.h>
+
+#include "models/exclusive_monitor.h"
+
+using cohsim::exclusive_monitor;
+
+TEST(ExclusiveMonitor, LoadExclusiveArmsTheGranule) {
+    exclusive_monitor m;
+    EXPECT_FALSE(m.armed());
+    m.load_exclusive(0x1004);
+    EXPECT_TRUE(m.holds(0x1000));
+    EXPECT_TRUE(m.holds(0x103f));
+    EXPECT_FALSE(m.holds(0x1040));
+}
+
+TEST(ExclusiveMonitor, StoreExclusiveSucceedsWhileTheReservationHolds) {
+    exclusive_monitor m;
+    m.load_exclusive(0x1000);
+    EXPECT_TRUE(m.store_exclusive(0x1008));  // same 64-byte granule
+}
+
+TEST(ExclusiveMonitor, AnotherCoresStoreClears) {
+    exclusive_monitor m;
+    m.load_exclusive(0x1000);
+    EXPECT_TRUE(m.other_write(0x1020));
+    EXPECT_FALSE(m.store_exclusive(0x1000));
+}
+
+TEST(ExclusiveMonitor, AnotherCoresStoreElsewhereDoesNotClear) {
+    exclusive_monitor m;
+    m.load_exclusive(0x1000);
+    EXPECT_FALSE(m.other_write(0x1040));
+    EXPECT_TRUE(m.store_exclusive(0x1000));
+}
+
+TEST(ExclusiveMonitor, OwnPlainStoreDoesNotClear) {
+    // The core's own stores never reach its monitor as "other" writes: the
+    // model calls other_write only for other observers. Nothing to call here,
+    // so the reservation must still be there for the STXR.
+    exclusive_monitor m;
+    m.load_exclusive(0x2000);
+    EXPECT_TRUE(m.store_exclusive(0x2000));
+}
+
+TEST(ExclusiveMonitor, StoreExclusiveToAnotherAddressFails) {
+    exclusive_monitor m;
+    m.load_exclusive(0x1000);
+    EXPECT_FALSE(m.store_exclusive(0x2000));
+    EXPECT_FALSE(m.armed());  // and the monitor is open afterwards
+}
+
+TEST(ExclusiveMonitor, SecondStoreExclusiveWithoutNewLoadFails) {
+    exclusive_monitor m;
+    m.load_exclusive(0x1000);
+    EXPECT_TRUE(m.store_exclusive(0x1000));
+    EXPECT_FALSE(m.store_exclusive(0x1000));
+}
+
+TEST(ExclusiveMonitor, NewLoadExclusiveMovesTheReservation) {
+    exclusive_monitor m;
+    m.load_exclusive(0x1000);
+    m.load_exclusive(0x3000);
+    EXPECT_FALSE(m.holds(0x1000));
+    EXPECT_TRUE(m.store_exclusive(0x3000));
+}
+
+TEST(ExclusiveMonitor, LosingTheLineClears) {
+    exclusive_monitor m;
+    m.load_exclusive(0x1010);
+    EXPECT_FALSE(m.line_lost(0x1040, 64));  // another line
+    EXPECT_TRUE(m.armed());
+    EXPECT_TRUE(m.line_lost(0x1000, 64));
+    EXPECT_FALSE(m.store_exclusive(0x1010));
+}
+
+TEST(ExclusiveMonitor, ClrexOpens) {
+    exclusive_monitor m;
+    m.load_exclusive(0x1000);
+    m.clrex();
+    EXPECT_FALSE(m.store_exclusive(0x1000));
+}
+
+TEST(ExclusiveMonitor, GranuleIsConfigurable) {
+    exclusive_monitor m(128);
+    m.load_exclusive(0x1000);
+    EXPECT_TRUE(m.holds(0x107f));
+    EXPECT_TRUE(m.line_lost(0x1040, 64));  // the second line of a 128-byte granule
+    EXPECT_THROW(exclusive_monitor(48), std::invalid_argument);
+    EXPECT_THROW(exclusive_monitor(4), std::invalid_argument);
+}
