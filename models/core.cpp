@@ -21,6 +21,11 @@ void core_params::describe(cfg::struct_schema<core_params>& s) {
             "core cycles from a wake-up event (aligned to the core's clock) to the core running again")
         .def(cycles{10})
         .range(cycles{0}, cycles{1000000});
+    // With no store buffer modelled, DMB/DSB only drains the pipeline; a few
+    // cycles is our estimate.
+    s.param("barrier_latency", &core_params::barrier_latency, "core cycles a DMB/DSB costs")
+        .def(cycles{4})
+        .range(cycles{0}, cycles{10000});
 }
 
 core::core(const sc_core::sc_module_name& name, std::string id, std::string cluster, unsigned index, core_type type,
@@ -36,12 +41,99 @@ core::core(const sc_core::sc_module_name& name, std::string id, std::string clus
     SC_THREAD(run);
 }
 
+void core::connect(memory_system* mem, unsigned agent, const std::vector<core*>* all_cores) {
+    m_mem = mem;
+    m_agent = agent;
+    m_all = all_cores;
+    if (mem) mem->attach(agent, this);
+}
+
 void core::run() {
     kernel::count_event();
-    for (;;) wfe();
+    if (m_program) m_program(*this);
+    sync();
+    for (;;) wfe();  // a finished program idles
+}
+
+duration core::local_time() const { return {kernel::now().fs + m_ahead.fs}; }
+
+void core::sync() {
+    if (m_ahead.fs == 0) return;
+    const duration d = m_ahead;
+    m_ahead = {};
+    wait(kernel::to_sc(d));
+    kernel::count_event();
+}
+
+void core::work(cycles n) {
+    const duration t = m_clock.edge_after(local_time(), n);
+    m_ahead = {t.fs - kernel::now().fs};
+}
+
+mem_response core::access(const mem_request& r) {
+    if (!m_mem) throw std::logic_error("core " + m_id + " has no memory system");
+    sync();
+    m_resp_ready = false;
+    m_mem->access(m_agent, r, [this](const mem_response& resp) {
+        m_resp = resp;
+        m_resp_ready = true;
+        m_mem_done.notify();
+    });
+    if (!m_resp_ready) {
+        wait(m_mem_done);
+        kernel::count_event();
+    }
+    m_ahead = {m_resp.done.fs - kernel::now().fs};
+    return m_resp;
+}
+
+std::uint64_t core::load(std::uint64_t addr, unsigned size) {
+    mem_request r;
+    r.kind = mem_request::load, r.addr = addr, r.size = size;
+    return access(r).value;
+}
+
+void core::store(std::uint64_t addr, std::uint64_t value, unsigned size) {
+    mem_request r;
+    r.kind = mem_request::store, r.addr = addr, r.size = size, r.value = value;
+    access(r);
+}
+
+std::uint64_t core::load_exclusive(std::uint64_t addr, unsigned size) {
+    mem_request r;
+    r.kind = mem_request::load_exclusive, r.addr = addr, r.size = size;
+    return access(r).value;
+}
+
+bool core::store_exclusive(std::uint64_t addr, std::uint64_t value, unsigned size) {
+    mem_request r;
+    r.kind = mem_request::store_exclusive, r.addr = addr, r.size = size, r.value = value;
+    return access(r).success;
+}
+
+std::uint64_t core::atomic(atomic_op op, std::uint64_t addr, std::uint64_t operand, unsigned size,
+                           std::uint64_t compare) {
+    mem_request r;
+    r.kind = mem_request::atomic, r.op = op, r.addr = addr, r.size = size, r.value = operand, r.compare = compare;
+    return access(r).value;
+}
+
+void core::prefetch_store(std::uint64_t addr) {
+    mem_request r;
+    r.kind = mem_request::prefetch_unique, r.addr = addr;
+    access(r);
+}
+
+void core::barrier() { work(m_params.barrier_latency); }
+
+void core::sev() {
+    sync();
+    if (m_all)
+        for (core* c : *m_all) c->signal_event(wake_reason::sev);
 }
 
 void core::wfe() {
+    sync();
     ++m_wfe_executed;
     if (m_event_register) {
         m_event_register = false;

@@ -1,26 +1,36 @@
-// A processor core: its clock domain, its event register and WFE.
+// A processor core: its clock domain, its event register and WFE, and the
+// instruction-level operations a program runs on it (loads, stores,
+// exclusives, atomics, barriers, compute, WFE/SEV/SEVL).
 //
-// Modelled (so far):
+// Modelled:
 //   - the per-core event register (one bit). WFE with the bit set clears it
 //     and continues; with it clear, the core sleeps until a wake-up event,
 //     which sets the bit and is consumed by the WFE.
-//   - wake-up events: the generic-timer event stream (others: SEV, the
-//     clearing of this core's exclusive monitor, interrupts, arrive with the
-//     memory system and workloads).
+//   - wake-up events: the generic-timer event stream, SEV (from any core),
+//     SEVL (own core), the clearing of this core's exclusive monitor by
+//     another observer.
 //   - the wake-up latency: an event at time t is seen at this core's next
 //     clock edge at or after t, and the core runs again `wfe_wake_latency`
 //     of its own cycles later.
-// Not modelled yet: instruction execution. Until workloads exist the core
-// runs an idle loop `1: wfe; b 1b` whose instructions take no time.
+//   - local time: compute (`work`) only moves the core's own clock ahead;
+//     the core catches the simulation up (one SystemC wait) before its next
+//     memory access, WFE or SEV, so accesses perform at their true time.
+//   - memory accesses go to the memory system and take what it says; a store
+//     completes before the next instruction (no store buffer), so a barrier
+//     costs only `barrier_latency`.
+// Not modelled yet: per-instruction costs of a real pipeline (workloads).
+// A core without a program runs an idle loop `1: wfe; b 1b`.
 // Timing assumptions: a sleeping core costs no simulation event; each wake-up
-// costs one.
+// costs one; an L1 hit costs none beyond the catch-up wait.
 #pragma once
 
 #include <systemc>
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
+#include "models/memory_system.h"
 #include "sim/clock_domain.h"
 #include "sim/schema.h"
 #include "sim/stats.h"
@@ -38,13 +48,15 @@ struct cfg::enum_names<core_type> {
 // Per-cluster core timing (every core of a cluster is the same type).
 struct core_params {
     cycles wfe_wake_latency;
+    cycles barrier_latency;
     static void describe(cfg::struct_schema<core_params>& s);
 };
 
 enum class wake_reason { event_stream, sev, monitor_cleared, interrupt };
 
-class core : public sc_core::sc_module {
+class core : public sc_core::sc_module, public core_port {
 public:
+    using program = std::function<void(core&)>;
     SC_HAS_PROCESS(core);
     // `id` is "CLUSTER.INDEX"; the clock domain is the cluster's and outlives the core.
     core(const sc_core::sc_module_name& name, std::string id, std::string cluster, unsigned index, core_type type,
@@ -61,6 +73,28 @@ public:
 
     // A wake-up event for this core, raised at the current simulated time.
     void signal_event(wake_reason why);
+    void monitor_cleared() override { signal_event(wake_reason::monitor_cleared); }
+
+    // Set-up, before the simulation starts.
+    void set_program(program p) { m_program = std::move(p); }
+    void connect(memory_system* mem, unsigned agent, const std::vector<core*>* all_cores);
+    unsigned agent() const { return m_agent; }
+
+    // ---- operations, called by the program on the core's own thread ----
+    std::uint64_t load(std::uint64_t addr, unsigned size = 8);
+    void store(std::uint64_t addr, std::uint64_t value, unsigned size = 8);
+    std::uint64_t load_exclusive(std::uint64_t addr, unsigned size = 8);
+    bool store_exclusive(std::uint64_t addr, std::uint64_t value, unsigned size = 8);  // true: written
+    std::uint64_t atomic(atomic_op op, std::uint64_t addr, std::uint64_t operand, unsigned size = 8,
+                         std::uint64_t compare = 0);  // returns the old value
+    void prefetch_store(std::uint64_t addr);
+    void barrier();
+    void work(cycles n);
+    void wfe();
+    void sev();
+    void sevl() { m_event_register = true; }
+    // The core's own notion of now: simulated time plus what it has run ahead.
+    duration local_time() const;
 
     // Time the core has spent asleep in WFE up to now.
     duration time_asleep() const;
@@ -69,13 +103,23 @@ public:
 
 private:
     void run();
-    void wfe();
+    void sync();
+    mem_response access(const mem_request& r);
 
     std::string m_id, m_cluster;
     unsigned m_index;
     core_type m_type;
     const clock_domain& m_clock;
     core_params m_params;
+
+    program m_program;
+    memory_system* m_mem = nullptr;
+    unsigned m_agent = 0;
+    const std::vector<core*>* m_all = nullptr;
+    duration m_ahead;  // local time minus simulated time
+    sc_core::sc_event m_mem_done;
+    mem_response m_resp;
+    bool m_resp_ready = false;
 
     bool m_event_register = false;
     bool m_asleep = false;

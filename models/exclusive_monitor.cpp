@@ -27,14 +27,9 @@ bool exclusive_monitor::other_write(std::uint64_t addr) {
 }
 
 bool exclusive_monitor::line_lost(std::uint64_t line_addr, std::uint64_t line_bytes) {
-    if (!m_armed) return false;
-    // The granule and the line overlap (either may be the larger).
-    const std::uint64_t g_end = m_reserved + m_granule, l_end = line_addr + line_bytes;
-    if (m_reserved < l_end && line_addr < g_end) {
-        m_armed = false;
-        return true;
-    }
-    return false;
+    if (!overlaps(line_addr, line_bytes)) return false;
+    m_armed = false;
+    return true;
 }
 
 }  // namespace cohsim

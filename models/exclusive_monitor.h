@@ -30,6 +30,10 @@ public:
 
     bool armed() const { return m_armed; }
     bool holds(std::uint64_t addr) const { return m_armed && granule_of(addr) == m_reserved; }
+    // Armed on a granule that overlaps [line_addr, line_addr + line_bytes).
+    bool overlaps(std::uint64_t line_addr, std::uint64_t line_bytes) const {
+        return m_armed && m_reserved < line_addr + line_bytes && line_addr < m_reserved + m_granule;
+    }
 
     void load_exclusive(std::uint64_t addr);
     // Returns whether the store-exclusive may write; the monitor opens either way.

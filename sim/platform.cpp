@@ -18,6 +18,10 @@ void cluster_params::describe(cfg::struct_schema<cluster_params>& s) {
         .range(1u, 256u);
     s.param("core", &cluster_params::core, "core micro-architecture of every core in the cluster");
     s.sub("timing", &cluster_params::timing, "core timing (defaults: the core type's preset)");
+    s.sub("l1", &cluster_params::l1, "private L1 data cache of each core");
+    s.sub("l2", &cluster_params::l2, "cluster-shared L2");
+    s.sub("scu", &cluster_params::scu, "snoop control unit: message hops inside the cluster");
+    s.sub("exclusive", &cluster_params::exclusive, "exclusive monitors (LDXR/STXR)");
 }
 
 void platform_config::describe(cfg::struct_schema<platform_config>& s) {
@@ -25,6 +29,8 @@ void platform_config::describe(cfg::struct_schema<platform_config>& s) {
     s.sub("run", &platform_config::run, "run length and seed");
     s.named("clusters", &platform_config::clusters, "cluster", 1,
             "clusters of identical cores, each in its own clock domain, keyed by name");
+    s.sub("interconnect", &platform_config::interconnect, "the coherent interconnect between clusters");
+    s.sub("memory", &platform_config::memory, "main memory");
     s.sub("timer", &platform_config::timer, "generic timer and its event stream");
     s.rule([](const platform_config& c, const cfg::node* n, const std::string&) {
         std::uint64_t total = 0;

@@ -10,6 +10,7 @@
 
 #include "models/core.h"
 #include "models/generic_timer.h"
+#include "models/memory_system.h"
 #include "sim/schema.h"
 
 namespace cohsim {
@@ -25,6 +26,10 @@ struct cluster_params {
     std::uint32_t cores = 1;
     core_type core = core_type::cortex_a53;
     core_params timing;
+    l1_params l1;
+    l2_params l2;
+    scu_params scu;
+    exclusive_params exclusive;
     static void describe(cfg::struct_schema<cluster_params>& s);
 };
 
@@ -32,6 +37,8 @@ struct platform_config {
     std::string description;
     run_params run;
     cfg::named_list<cluster_params> clusters;
+    interconnect_params interconnect;
+    memory_params memory;
     generic_timer_params timer;
     static void describe(cfg::struct_schema<platform_config>& s);
 };

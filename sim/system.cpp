@@ -7,8 +7,10 @@ namespace cohsim {
 system_model::system_model(const platform_config& cfg) : m_cfg(cfg) {
     kernel::init();
     m_timer = std::make_unique<generic_timer>("timer", m_cfg.timer);
+    std::vector<memory_system::cluster_spec> specs;
     for (const auto& [name, cl] : m_cfg.clusters) {
         m_domains.push_back(std::make_unique<clock_domain>(name, cl.freq));
+        specs.push_back({name, m_domains.back().get(), cl.cores, {cl.l1, cl.l2, cl.scu, cl.exclusive}});
         for (unsigned i = 0; i < cl.cores; ++i) {
             const std::string id = name + "." + std::to_string(i);
             const std::string module_name = name + "_" + std::to_string(i);
@@ -17,6 +19,15 @@ system_model::system_model(const platform_config& cfg) : m_cfg(cfg) {
             m_timer->subscribe(m_cores.back().get());
         }
     }
+    m_mem = std::make_unique<memory_system>("memory", specs, m_cfg.interconnect, m_cfg.memory);
+    for (const auto& c : m_cores) m_core_ptrs.push_back(c.get());
+    for (unsigned i = 0; i < m_cores.size(); ++i) m_cores[i]->connect(m_mem.get(), i, &m_core_ptrs);
+}
+
+core* system_model::find_core(const std::string& id) {
+    for (const auto& c : m_cores)
+        if (c->id() == id) return c.get();
+    return nullptr;
 }
 
 const core* system_model::find_core(const std::string& id) const {

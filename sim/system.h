@@ -20,12 +20,17 @@ public:
     const platform_config& config() const { return m_cfg; }
     const std::vector<std::unique_ptr<core>>& cores() const { return m_cores; }
     const generic_timer& timer() const { return *m_timer; }
+    memory_system& memory() { return *m_mem; }
+    const memory_system& memory() const { return *m_mem; }
+    core* find_core(const std::string& id);
     const core* find_core(const std::string& id) const;
 
 private:
     platform_config m_cfg;
     std::vector<std::unique_ptr<clock_domain>> m_domains;
     std::vector<std::unique_ptr<core>> m_cores;
+    std::vector<core*> m_core_ptrs;
+    std::unique_ptr<memory_system> m_mem;
     std::unique_ptr<generic_timer> m_timer;
 };
 

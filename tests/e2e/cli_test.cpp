@@ -88,6 +88,7 @@ const char* const good = R"(clusters:
   little: {freq: 832MHz, cores: 1, core: cortex-a53}
   big: {freq: 1.8GHz, cores: 1, core: cortex-a73}
 timer: {freq: 1.92MHz, evnti: 8}
+interconnect: {freq: 533MHz}
 run: {duration: 1ms}
 )";
 
@@ -155,9 +156,9 @@ TEST_F(Cli, SameConfigAndSeedGiveIdenticalResults) {
 
 TEST_F(Cli, BadInputsExitTwoWithALocatedMessage) {
     const auto unknown = write("unknown.yaml", std::string(good) + "frequency: 1GHz\n");
-    expect_bad({"run", unknown}, "unknown.yaml:6:1: frequency: unknown key 'frequency'");
+    expect_bad({"run", unknown}, "unknown.yaml:7:1: frequency: unknown key 'frequency'");
     const auto type = write("type.yaml", std::string(good) + "description: [a, b]\n");
-    expect_bad({"run", type}, "type.yaml:6:14: description: found a list (expected a string)");
+    expect_bad({"run", type}, "type.yaml:7:14: description: found a list (expected a string)");
     const auto unit = write("unit.yaml", "clusters: {little: {freq: 832}}\ntimer: {freq: 1.92MHz, evnti: 8}\n");
     expect_bad({"run", unit}, "unit.yaml:1:27: clusters.little.freq: '832' has no unit");
     const auto range = write("range.yaml", "clusters: {little: {freq: 0MHz}}\ntimer: {freq: 1.92MHz, evnti: 8}\n");

@@ -55,9 +55,9 @@ const char* const minimal = R"(clusters:
   little:
     freq: 832MHz
     core: cortex-a53
-timer:
-  freq: 1.92MHz
-  evnti: 8
+timer: {freq: 1.92MHz, evnti: 8}
+interconnect:
+  freq: 533MHz
 )";
 
 void expect_has(const std::string& msg, const std::string& part) {
@@ -110,7 +110,7 @@ TEST_F(ConfigTest, OverridesUseFileSyntaxAndApplyInOrder) {
 }
 
 TEST_F(ConfigTest, IncludeMergesFragmentsAndTheIncluderWins) {
-    write("frag/timer.yaml", "timer: {freq: 19.2MHz, evnti: 11}\n");
+    write("frag/timer.yaml", "timer: {freq: 19.2MHz, evnti: 11}\ninterconnect: {freq: 1GHz}\n");
     write("frag/little.yaml", "freq: 1GHz\ncores: 4\ncore: cortex-a55\n");
     const auto f = write("main.yaml", R"(include: frag/timer.yaml
 clusters:
@@ -128,7 +128,7 @@ clusters:
 
 TEST_F(ConfigTest, IncludeListMergesInOrderRelativeToEachFile) {
     write("sub/a.yaml", "include: b.yaml\ntimer: {evnti: 3}\n");  // b.yaml is relative to sub/
-    write("sub/b.yaml", "timer: {freq: 24MHz, evnti: 1}\n");
+    write("sub/b.yaml", "timer: {freq: 24MHz, evnti: 1}\ninterconnect: {freq: 1GHz}\n");
     write("c.yaml", "timer: {evnti: 5}\nclusters: {x: {freq: 1GHz, core: cortex-a7}}\n");
     const auto c = load(write("main.yaml", "include: [sub/a.yaml, c.yaml]\n"));
     EXPECT_EQ(c.timer.freq.hz, 24'000'000u);
@@ -193,6 +193,7 @@ timer: {freq: 1.92MHz, evnti: 8}
     expect_has(error_of(i), i + ":8:13: run.seed: 'seven' is not a whole number");
     const auto j = write("e.yaml", R"(clusters: {little: {freq: 1GHz, core: cortex-a53}}
 timer: {freq: 1.92MHz, evnti: 8, event_stream: yes}
+interconnect: {freq: 1GHz}
 )");
     expect_has(error_of(j), j + ":2:48: timer.event_stream: 'yes' is not a boolean (expected true or false)");
 }
@@ -223,19 +224,20 @@ TEST_F(ConfigTest, ErrorOutOfRange) {
     const auto many = write("d.yaml", "clusters: {little: {freq: 1GHz, cores: 100000}}\ntimer: {freq: 1.92MHz, evnti: 8}\n");
     expect_has(error_of(many), many + ":1:40: clusters.little.cores: '100000' is out of range (expected between 1 and 256)");
     const auto evnti =
-        write("e.yaml", "clusters: {little: {freq: 1GHz, core: cortex-a7}}\ntimer: {freq: 1.92MHz, evnti: 16}\n");
+        write("e.yaml", "clusters: {little: {freq: 1GHz, core: cortex-a7}}\ntimer: {freq: 1.92MHz, evnti: 16}\n"
+              "interconnect: {freq: 1GHz}\n");
     expect_has(error_of(evnti), evnti + ":2:31: timer.evnti: '16' is out of range (expected between 0 and 15)");
     // Too many cores over all clusters: a rule across keys.
     std::string big = "clusters:\n";
     for (int i = 0; i < 5; ++i) big += "  c" + std::to_string(i) + ": {freq: 1GHz, cores: 256, core: cortex-a7}\n";
-    const auto total = write("f.yaml", big + "timer: {freq: 1.92MHz, evnti: 8}\n");
+    const auto total = write("f.yaml", big + "timer: {freq: 1.92MHz, evnti: 8}\ninterconnect: {freq: 1GHz}\n");
     expect_has(error_of(total), total + ":2:3: clusters: 1280 cores in all is too many (expected at most 1024 cores)");
 }
 
 TEST_F(ConfigTest, ErrorMissingRequiredKey) {
     const auto f = write("a.yaml", "clusters:\n  little:\n    cores: 2\ntimer: {freq: 1.92MHz, evnti: 8}\n");
     expect_has(error_of(f), f + ":3:5: clusters.little.freq: required key is missing (expected a frequency");
-    const auto g = write("b.yaml", "clusters: {little: {freq: 1GHz, core: cortex-a53}}\n");
+    const auto g = write("b.yaml", "clusters: {little: {freq: 1GHz, core: cortex-a53}}\ninterconnect: {freq: 1GHz}\n");
     expect_has(error_of(g), g + ":1:1: timer.freq: required key is missing");
     const auto h = write("c.yaml", "timer: {freq: 1.92MHz, evnti: 8}\n");
     expect_has(error_of(h), h + ":1:1: clusters: required key is missing (expected a map of cluster names");

@@ -1,0 +1,787 @@
+#include "models/memory_system.h"
+
+#include <algorithm>
+#include <sstream>
+#include <stdexcept>
+
+#include "sim/kernel.h"
+
+namespace cohsim {
+
+using namespace protocol;
+
+// ---- parameters ---------------------------------------------------------------
+
+void l1_params::describe(cfg::struct_schema<l1_params>& s) {
+    s.param("size", &l1_params::size, "L1 data cache size")
+        .def(l1_params{}.size).range(byte_size{1024}, byte_size{16u << 20});
+    s.param("ways", &l1_params::ways, "L1 associativity")
+        .def(l1_params{}.ways).range(1u, 64u);
+    s.param("hit_latency", &l1_params::hit_latency, "load-to-use latency of an L1 hit, core cycles")
+        .def(l1_params{}.hit_latency)
+        .range(cycles{1}, cycles{100});
+}
+
+void l2_params::describe(cfg::struct_schema<l2_params>& s) {
+    s.param("size", &l2_params::size, "cluster-shared L2 size")
+        .def(l2_params{}.size).range(byte_size{16 * 1024}, byte_size{256u << 20});
+    s.param("ways", &l2_params::ways, "L2 associativity")
+        .def(l2_params{}.ways).range(1u, 64u);
+    s.param("latency", &l2_params::latency,
+            "L2 data access once the SCU has the request, core cycles (an L2 hit costs l1.hit_latency + "
+            "scu.request_latency + l2.latency + scu.snoop_latency)")
+        .def(l2_params{}.latency)
+        .range(cycles{1}, cycles{1000});
+}
+
+void scu_params::describe(cfg::struct_schema<scu_params>& s) {
+    s.param("request_latency", &scu_params::request_latency,
+            "L1 to SCU: a request, snoop answer or unblock, core cycles")
+        .def(scu_params{}.request_latency)
+        .range(cycles{0}, cycles{1000});
+    s.param("snoop_latency", &scu_params::snoop_latency, "SCU to L1: a snoop or a grant, core cycles")
+        .def(scu_params{}.snoop_latency)
+        .range(cycles{0}, cycles{1000});
+    s.param("snoop_miss_latency", &scu_params::snoop_miss_latency,
+            "answering an interconnect snoop that no L1 of the cluster needs to see, core cycles")
+        .def(scu_params{}.snoop_miss_latency)
+        .range(cycles{0}, cycles{1000});
+}
+
+void exclusive_params::describe(cfg::struct_schema<exclusive_params>& s) {
+    s.param("granule", &exclusive_params::granule, "exclusive reservation granule")
+        .def(exclusive_params{}.granule)
+        .rule([](const byte_size& b) { return b.bytes >= 8 && b.bytes <= 2048 && (b.bytes & (b.bytes - 1)) == 0; },
+              "a power of two from 8B to 2KiB");
+    s.param("load_unique", &exclusive_params::load_unique,
+            "an exclusive load that misses asks for the line Unique (true) or Shared (false)")
+        .def(exclusive_params{}.load_unique);
+    s.param("hold_window", &exclusive_params::hold_window,
+            "core cycles after an exclusive load during which snoops to that line wait (0 = none)")
+        .def(exclusive_params{}.hold_window)
+        .range(cycles{0}, cycles{100000});
+    s.param("evict_clears", &exclusive_params::evict_clears, "evicting the reserved line clears the reservation")
+        .def(exclusive_params{}.evict_clears);
+}
+
+const std::vector<std::pair<arbitration, const char*>>& cfg::enum_names<arbitration>::list() {
+    static const std::vector<std::pair<arbitration, const char*>> l = {
+        {arbitration::fifo, "fifo"}, {arbitration::round_robin, "round_robin"},
+        {arbitration::fixed_priority, "fixed_priority"}};
+    return l;
+}
+
+void interconnect_params::describe(cfg::struct_schema<interconnect_params>& s) {
+    s.param("freq", &interconnect_params::freq, "interconnect clock")
+        .range(frequency{1'000'000}, frequency{10'000'000'000ULL});
+    s.param("snoop_filter", &interconnect_params::snoop_filter,
+            "snoop only the clusters holding the line (CCI-500/550) instead of all others (CCI-400)")
+        .def(interconnect_params{}.snoop_filter);
+    s.param("arbitration", &interconnect_params::arbiter,
+            "order of requests waiting for one line: fifo (arrival, ties to the lower core), round_robin "
+            "(arrival, ties rotate), fixed_priority (lower core number first)")
+        .def(interconnect_params{}.arbiter);
+    s.param("request_latency", &interconnect_params::request_latency,
+            "cluster to point of serialisation, interconnect cycles")
+        .def(interconnect_params{}.request_latency)
+        .range(cycles{0}, cycles{10000});
+    s.param("snoop_latency", &interconnect_params::snoop_latency, "point of serialisation to a cluster, interconnect cycles")
+        .def(interconnect_params{}.snoop_latency)
+        .range(cycles{0}, cycles{10000});
+    s.param("response_latency", &interconnect_params::response_latency,
+            "a cluster's snoop answer or unblock back to the point of serialisation, interconnect cycles")
+        .def(interconnect_params{}.response_latency)
+        .range(cycles{0}, cycles{10000});
+    s.param("data_latency", &interconnect_params::data_latency,
+            "point of serialisation to the requesting cluster (grant or data), interconnect cycles")
+        .def(interconnect_params{}.data_latency)
+        .range(cycles{0}, cycles{10000});
+    s.param("request_occupancy", &interconnect_params::request_occupancy,
+            "interconnect cycles one request holds the request channel")
+        .def(interconnect_params{}.request_occupancy)
+        .range(cycles{1}, cycles{1000});
+    s.param("data_occupancy", &interconnect_params::data_occupancy,
+            "interconnect cycles one 64-byte line holds the data channel")
+        .def(interconnect_params{}.data_occupancy)
+        .range(cycles{1}, cycles{1000});
+}
+
+void memory_params::describe(cfg::struct_schema<memory_params>& s) {
+    s.param("latency", &memory_params::latency, "DRAM access seen from the interconnect")
+        .def(memory_params{}.latency)
+        .range(duration{1'000'000}, duration{10'000'000'000ULL});
+    s.param("bytes_per_second", &memory_params::bytes_per_second, "DRAM bandwidth, bytes per second")
+        .def(memory_params{}.bytes_per_second)
+        .range(std::uint64_t{1'000'000}, std::uint64_t{10'000'000'000'000ULL});
+}
+
+// ---- implementation -------------------------------------------------------------
+
+namespace {
+
+constexpr std::uint64_t line_bytes = 64;
+constexpr std::uint64_t line_of(std::uint64_t a) { return a & ~(line_bytes - 1); }
+
+// Same-time ordering: finish things first, then snoops, then new requests.
+enum phase : std::uint64_t { ph_response = 0, ph_snoop = 1, ph_request = 2 };
+constexpr std::uint64_t rank(phase p, std::uint64_t key) { return (std::uint64_t(p) << 40) | key; }
+
+struct l1_line {
+    cstate st = cstate::I;
+};
+
+bool is_write(const mem_request& r) {
+    return r.kind == mem_request::store || r.kind == mem_request::store_exclusive || r.kind == mem_request::atomic;
+}
+
+}  // namespace
+
+struct memory_system::impl {
+    struct l1 {
+        unsigned agent, cluster;
+        cache_array<l1_line> array;
+        std::map<std::uint64_t, cstate> wb;  // lines waiting for Put_Ack
+        exclusive_monitor mon;
+        duration armed_at;
+        core_port* port = nullptr;
+
+        bool busy = false;
+        mem_request req;
+        cevent ev = cevent::Load;
+        std::function<void(const mem_response&)> done;
+
+        stat_group stats;
+        counter loads{stats, "loads", "loads, exclusive loads and prefetches"};
+        counter stores{stats, "stores", "stores, store-exclusives and atomics"};
+        counter hits{stats, "hits", "accesses that hit with enough permission"};
+        counter misses{stats, "misses", "accesses that needed the home (GetS, GetM or upgrade)"};
+        counter upgrades{stats, "upgrades", "misses that only needed permission (S or O to unique)"};
+        counter snoops{stats, "snoops", "snoops received"};
+        counter lines_lost{stats, "lines_lost", "lines taken away by another core's write"};
+        counter writebacks{stats, "writebacks", "evictions (PutS/PutE/PutO/PutM)"};
+        counter stxr_success{stats, "stxr_success", "store-exclusives that wrote"};
+        counter stxr_fail{stats, "stxr_fail", "store-exclusives that failed"};
+        counter reservation_losses{stats, "reservation_losses", "reservations cleared by another observer or eviction"};
+        counter held_snoops{stats, "held_snoops", "snoops delayed by the exclusive hold window"};
+
+        l1(unsigned a, unsigned c, const std::string& name, const cluster_memory_params& p)
+            : agent(a), cluster(c),
+              array(cache_geometry{p.l1.size.bytes, p.l1.ways, static_cast<std::uint32_t>(line_bytes)}),
+              mon(p.exclusive.granule.bytes), stats(name + ".l1") {}
+
+        cstate state_of(std::uint64_t line) {
+            if (auto* e = array.find(line)) return e->payload.st;
+            auto it = wb.find(line);
+            return it == wb.end() ? cstate::I : it->second;
+        }
+    };
+
+    struct cluster {
+        std::string name;
+        const clock_domain* clock;
+        cluster_memory_params p;
+        cache_array<char> l2;
+        std::vector<unsigned> agents;
+        stat_group stats;
+        counter local_tx{stats, "local_transactions", "requests served inside the cluster by the SCU"};
+        counter l2_hits{stats, "l2_hits", "data supplied by the L2"};
+        counter snoops_in{stats, "interconnect_snoops", "snoops received from the interconnect"};
+        cluster(const cluster_spec& s)
+            : name(s.name), clock(s.clock), p(s.params),
+              l2(cache_geometry{s.params.l2.size.bytes, s.params.l2.ways, static_cast<std::uint32_t>(line_bytes)}),
+              stats(s.name + ".scu") {}
+    };
+
+    struct request_msg {
+        unsigned agent;
+        request r;
+        std::uint64_t line;
+        bool at_ic;
+        duration arrived;
+    };
+
+    struct transaction {
+        request_msg req;
+        const home_cell* cell = nullptr;
+        hevent ev = hevent::GetS;
+        int owner_at_start = -1;
+        bool global = false;
+        int answers_left = 0;
+        bool owner_dirty = false;
+        duration ready;  // latest of data and answers, at the point of serialisation
+        std::vector<int> cluster_left;  // global: targets still to answer, per cluster
+        std::vector<duration> cluster_ready;
+    };
+
+    struct home_line {
+        home_entry e;
+        bool busy = false;
+        transaction tx;
+        std::vector<request_msg> waiting;
+    };
+
+    memory_system& self;
+    std::vector<std::unique_ptr<cluster>> clusters;
+    std::vector<std::unique_ptr<l1>> l1s;
+    interconnect_params icp;
+    memory_params memp;
+    clock_domain ic;
+    std::unique_ptr<event_queue> q;
+    std::unordered_map<std::uint64_t, home_line> home;
+    std::unordered_map<std::uint64_t, std::uint64_t> words;
+    duration req_free, snoop_free, data_free, mem_free;
+    unsigned rr_last = 0;
+
+    stat_group ic_stats{"interconnect"};
+    counter ic_requests{ic_stats, "requests", "requests that reached the interconnect"};
+    counter ic_snoops{ic_stats, "snoops", "snoops sent to clusters"};
+    counter ic_transfers{ic_stats, "cross_cluster_transfers", "lines supplied by a cache in another cluster"};
+    counter mem_reads{ic_stats, "memory_reads", "lines read from memory"};
+
+    impl(memory_system& s, const std::vector<cluster_spec>& specs, const interconnect_params& icp_,
+         const memory_params& memp_)
+        : self(s), icp(icp_), memp(memp_), ic("interconnect", icp_.freq) {
+        q = std::make_unique<event_queue>("queue");
+        unsigned agent = 0;
+        for (unsigned c = 0; c < specs.size(); ++c) {
+            clusters.push_back(std::make_unique<cluster>(specs[c]));
+            for (unsigned i = 0; i < specs[c].cores; ++i) {
+                clusters.back()->agents.push_back(agent);
+                l1s.push_back(std::make_unique<l1>(agent++, c, specs[c].name + "." + std::to_string(i), specs[c].params));
+            }
+        }
+    }
+
+    // ---- time ----
+    const clock_domain& clk(unsigned c) const { return *clusters[c]->clock; }
+    duration in_cluster(unsigned c, duration t, cycles n) const { return clk(c).edge_after(t, n); }
+    // Through an interconnect channel: starts at the first free edge, holds it
+    // `occ` cycles, arrives `lat` cycles after starting.
+    duration through(duration t, duration* channel, cycles occ, cycles lat) {
+        duration start = ic.next_edge(t);
+        if (channel) {
+            if (start < *channel) start = *channel;
+            *channel = ic.edge_after(start, occ);
+        }
+        return ic.edge_after(start, lat);
+    }
+    duration to_cluster(unsigned c, duration t) const { return clk(c).next_edge(t); }
+
+    std::uint64_t arb_key(unsigned agent) const {
+        const unsigned n = static_cast<unsigned>(l1s.size());
+        if (icp.arbiter == arbitration::round_robin) return (agent + n - rr_last - 1) % n;
+        return agent;
+    }
+
+    [[noreturn]] void protocol_error(const std::string& what) const {
+        std::ostringstream os;
+        os << "coherence protocol error at " << kernel::now().ns() << " ns: " << what;
+        throw std::logic_error(os.str());
+    }
+
+    // ---- functional memory ----
+    std::uint64_t read(std::uint64_t addr, unsigned size) const {
+        auto it = words.find(addr & ~7ULL);
+        const std::uint64_t w = it == words.end() ? 0 : it->second;
+        const unsigned shift = (addr & 7) * 8;
+        return size == 8 ? w : (w >> shift) & ((1ULL << (size * 8)) - 1);
+    }
+    void write(std::uint64_t addr, unsigned size, std::uint64_t v) {
+        std::uint64_t& w = words[addr & ~7ULL];
+        if (size == 8) {
+            w = v;
+            return;
+        }
+        const unsigned shift = (addr & 7) * 8;
+        const std::uint64_t mask = ((1ULL << (size * 8)) - 1) << shift;
+        w = (w & ~mask) | ((v << shift) & mask);
+    }
+
+    // ---- core side ----
+    void access(unsigned agent, const mem_request& r, std::function<void(const mem_response&)> done) {
+        if (r.size != 1 && r.size != 2 && r.size != 4 && r.size != 8)
+            throw std::invalid_argument("access size must be 1, 2, 4 or 8 bytes");
+        if (r.addr % r.size != 0) throw std::invalid_argument("unaligned access");
+        l1& c = *l1s.at(agent);
+        if (c.busy) throw std::logic_error("core issued an access while one is outstanding");
+        c.busy = true;
+        c.req = r;
+        c.done = std::move(done);
+        (is_write(r) ? c.stores : c.loads) += 1;
+        const duration now = kernel::now();
+        if (r.kind == mem_request::store_exclusive && !c.mon.holds(r.addr)) {
+            // The local monitor is open: fail without touching memory.
+            c.mon.store_exclusive(r.addr);
+            ++c.stxr_fail;
+            finish(c, mem_response{0, false, in_cluster(c.cluster, now, clusters[c.cluster]->p.l1.hit_latency)});
+            return;
+        }
+        switch (r.kind) {
+            case mem_request::load: c.ev = cevent::Load; break;
+            case mem_request::load_exclusive:
+                c.ev = clusters[c.cluster]->p.exclusive.load_unique ? cevent::Unique : cevent::Load;
+                break;
+            case mem_request::prefetch_unique: c.ev = cevent::Unique; break;
+            default: c.ev = cevent::Store; break;
+        }
+        start(c, now);
+    }
+
+    void finish(l1& c, const mem_response& resp) {
+        c.busy = false;
+        auto done = std::move(c.done);
+        done(resp);
+    }
+
+    void start(l1& c, duration now) {
+        const std::uint64_t line = line_of(c.req.addr);
+        cstate st = c.state_of(line);
+        cevent ev = c.ev;
+        // An exclusive load that hits a readable line needs no upgrade.
+        if (ev == cevent::Unique && c.req.kind == mem_request::load_exclusive && can_read(st)) ev = cevent::Load;
+        const cache_cell& cell = cache_transition(st, ev);
+        const duration lookup = in_cluster(c.cluster, now, clusters[c.cluster]->p.l1.hit_latency);
+        if (cell.kind == outcome::stall) return;  // retried when the line's eviction completes
+        if (cell.kind == outcome::impossible)
+            protocol_error("L1 " + c.stats.name() + " line " + hex(line) + ": " + protocol::name(st) + " x " + protocol::name(ev));
+        if (cell.actions & a_hit) {
+            ++c.hits;
+            if (auto* e = c.array.find(line)) {
+                e->payload.st = cell.next;
+                c.array.touch(*e);
+            }
+            finish(c, perform(c, lookup));
+            return;
+        }
+        ++c.misses;
+        if (cell.actions & a_send_Upg) ++c.upgrades;
+        auto* e = c.array.find(line);
+        if (!e) e = &fill_way(c, line, now);
+        e->payload.st = cell.next;
+        const request r = (cell.actions & a_send_GetS) ? request::GetS
+                          : (cell.actions & a_send_GetM) ? request::GetM
+                                                         : request::Upg;
+        send_request(c, r, line, lookup);
+    }
+
+    cache_array<l1_line>::entry& fill_way(l1& c, std::uint64_t line, duration now) {
+        auto* v = c.array.victim(line, [](const auto& e) { return is_stable(e.payload.st); });
+        if (!v) protocol_error("L1 " + c.stats.name() + ": no way to evict");
+        if (v->valid) {
+            const cache_cell& cell = cache_transition(v->payload.st, cevent::Replacement);
+            if (cell.kind != outcome::ok) protocol_error("cannot evict a line in " + std::string(protocol::name(v->payload.st)));
+            ++c.writebacks;
+            c.wb[v->line] = cell.next;
+            if (clusters[c.cluster]->p.exclusive.evict_clears && c.mon.line_lost(v->line, line_bytes)) lose_reservation(c);
+            const request r = (cell.actions & a_send_PutS)   ? request::PutS
+                              : (cell.actions & a_send_PutE) ? request::PutE
+                              : (cell.actions & a_send_PutO) ? request::PutO
+                                                             : request::PutM;
+            send_request(c, r, v->line, now);
+            c.array.invalidate(*v);
+        }
+        return c.array.install(*v, line);
+    }
+
+    void lose_reservation(l1& c) {
+        ++c.reservation_losses;
+        if (c.port) c.port->monitor_cleared();
+    }
+
+    // The access performs now in the L1: read or write the functional memory.
+    mem_response perform(l1& c, duration done_at) {
+        const mem_request& r = c.req;
+        mem_response out;
+        out.done = done_at;
+        switch (r.kind) {
+            case mem_request::load: out.value = read(r.addr, r.size); break;
+            case mem_request::load_exclusive:
+                out.value = read(r.addr, r.size);
+                c.mon.load_exclusive(r.addr);
+                c.armed_at = kernel::now();
+                break;
+            case mem_request::prefetch_unique: break;
+            case mem_request::store:
+                write(r.addr, r.size, r.value);
+                others_wrote(c, r.addr);
+                break;
+            case mem_request::store_exclusive:
+                out.success = c.mon.store_exclusive(r.addr);
+                if (out.success) {
+                    ++c.stxr_success;
+                    write(r.addr, r.size, r.value);
+                    others_wrote(c, r.addr);
+                } else {
+                    ++c.stxr_fail;
+                }
+                break;
+            case mem_request::atomic: {
+                const std::uint64_t old = read(r.addr, r.size);
+                out.value = old;
+                std::uint64_t v = old;
+                bool wr = true;
+                switch (r.op) {
+                    case atomic_op::add: v = old + r.value; break;
+                    case atomic_op::swp: v = r.value; break;
+                    case atomic_op::set: v = old | r.value; break;
+                    case atomic_op::cas: wr = old == r.compare, v = r.value; break;
+                }
+                if (wr) {
+                    write(r.addr, r.size, v);
+                    others_wrote(c, r.addr);
+                }
+                break;
+            }
+        }
+        return out;
+    }
+
+    void others_wrote(l1& writer, std::uint64_t addr) {
+        for (auto& o : l1s)
+            if (o.get() != &writer && o->mon.other_write(addr)) lose_reservation(*o);
+    }
+
+    static std::string hex(std::uint64_t v) {
+        std::ostringstream os;
+        os << "0x" << std::hex << v;
+        return os.str();
+    }
+
+    // ---- requests to the home ----
+    void send_request(l1& c, request r, std::uint64_t line, duration t) {
+        const request_msg m{c.agent, r, line, false, in_cluster(c.cluster, t, clusters[c.cluster]->p.scu.request_latency)};
+        q->at(m.arrived, rank(ph_request, arb_key(c.agent)), [this, m] { arrive(m); });
+    }
+
+    void arrive(request_msg m) {
+        m.arrived = kernel::now();
+        home_line& h = home[m.line];
+        if (h.busy) {
+            h.waiting.push_back(m);
+            return;
+        }
+        process(h, m);
+    }
+
+    unsigned cluster_of(int agent) const { return l1s[static_cast<unsigned>(agent)]->cluster; }
+
+    std::vector<int> targets(const home_line& h, const home_cell& cell, unsigned requester) const {
+        std::vector<int> t;
+        if (cell.to_owner != snoop::none && h.e.owner >= 0 && h.e.owner != static_cast<int>(requester))
+            t.push_back(h.e.owner);
+        if (cell.to_sharers != snoop::none)
+            for (int s : h.e.sharers)
+                if (s != static_cast<int>(requester)) t.push_back(s);
+        return t;
+    }
+
+    bool l2_elsewhere(std::uint64_t line, unsigned k) {
+        for (unsigned j = 0; j < clusters.size(); ++j)
+            if (j != k && clusters[j]->l2.find(line)) return true;
+        return false;
+    }
+
+    void process(home_line& h, const request_msg& m) {
+        const duration now = kernel::now();
+        const unsigned k = l1s[m.agent]->cluster;
+        const hevent ev = h.e.classify(m.r, static_cast<int>(m.agent));
+        const home_cell& cell = home_transition(h.e.state, ev);
+        if (cell.kind != outcome::ok)
+            protocol_error("home " + hex(m.line) + " in " + protocol::name(h.e.state) + ": " + protocol::name(ev) + " from core " +
+                           std::to_string(m.agent));
+        cluster& cl = *clusters[k];
+        if (m.r >= request::PutS) {
+            h.e.apply(cell, static_cast<int>(m.agent), false);
+            touch_l2(cl, m.line);
+            const unsigned agent = m.agent;
+            const std::uint64_t line = m.line;
+            q->at(in_cluster(k, now, cl.p.scu.snoop_latency), rank(ph_response, agent),
+                  [this, agent, line] { put_ack(*l1s[agent], line); });
+            return;
+        }
+        const auto t = targets(h, cell, m.agent);
+        if (!m.at_ic) {
+            bool local = std::all_of(t.begin(), t.end(), [&](int a) { return cluster_of(a) == k; });
+            if (cell.mem_read) local = local && cl.l2.find(m.line) != nullptr;
+            if (m.r != request::GetS) local = local && !l2_elsewhere(m.line, k);
+            if (!local) {
+                request_msg fwd = m;
+                fwd.at_ic = true;
+                const duration at = through(now, &req_free, icp.request_occupancy, icp.request_latency);
+                q->at(at, rank(ph_request, arb_key(m.agent)), [this, fwd] { arrive(fwd); });
+                return;
+            }
+        }
+        // The line is ours until the requester's Unblock.
+        h.busy = true;
+        transaction& tx = h.tx;
+        tx = transaction{};
+        tx.req = m;
+        tx.cell = &cell;
+        tx.ev = ev;
+        tx.owner_at_start = h.e.owner;
+        tx.global = m.at_ic;
+        tx.ready = now;
+        if (icp.arbiter == arbitration::round_robin) rr_last = m.agent;
+        const std::uint64_t line = m.line;
+        if (!tx.global) {
+            ++cl.local_tx;
+            if (cell.mem_read) {
+                ++cl.l2_hits;
+                tx.ready = in_cluster(k, now, cl.p.l2.latency);
+            }
+            tx.answers_left = static_cast<int>(t.size());
+            for (int a : t) {
+                const snoop s = a == h.e.owner ? cell.to_owner : cell.to_sharers;
+                q->at(in_cluster(k, now, cl.p.scu.snoop_latency), rank(ph_snoop, a),
+                      [this, a, s, line] { snoop_at_l1(*l1s[a], s, line); });
+            }
+        } else {
+            ++ic_requests;
+            tx.cluster_left.assign(clusters.size(), 0);
+            tx.cluster_ready.assign(clusters.size(), duration{});
+            std::vector<bool> snooped(clusters.size(), false);
+            for (int a : t) ++tx.cluster_left[cluster_of(a)], snooped[cluster_of(a)] = true;
+            if (!icp.snoop_filter)
+                for (unsigned j = 0; j < clusters.size(); ++j)
+                    if (j != k) snooped[j] = true;
+            if (cell.mem_read) {
+                tx.ready = memory_data(m.line, k, now);
+            }
+            for (unsigned j = 0; j < clusters.size(); ++j) {
+                if (!snooped[j]) continue;
+                ++tx.answers_left;
+                ++ic_snoops;
+                const duration at = to_cluster(j, through(now, &snoop_free, cycles{1}, icp.snoop_latency));
+                if (tx.cluster_left[j] == 0) {
+                    // Nothing to see here: the SCU answers from its duplicate tags.
+                    ++clusters[j]->snoops_in;
+                    const duration back = through(in_cluster(j, at, clusters[j]->p.scu.snoop_miss_latency), nullptr,
+                                                  cycles{1}, icp.response_latency);
+                    q->at(back, rank(ph_response, j), [this, line] { answer_at_home(line, -1, false, false); });
+                    continue;
+                }
+                ++clusters[j]->snoops_in;
+                for (int a : t) {
+                    if (cluster_of(a) != j) continue;
+                    const snoop s = a == h.e.owner ? cell.to_owner : cell.to_sharers;
+                    q->at(in_cluster(j, at, clusters[j]->p.scu.snoop_latency), rank(ph_snoop, a),
+                          [this, a, s, line] { snoop_at_l1(*l1s[a], s, line); });
+                }
+            }
+            // Stale copies in other clusters' L2s go with a write.
+            if (m.r != request::GetS)
+                for (unsigned j = 0; j < clusters.size(); ++j)
+                    if (j != k)
+                        if (auto* e = clusters[j]->l2.find(m.line)) clusters[j]->l2.invalidate(*e);
+        }
+        if (tx.answers_left == 0) grant_now(h);
+    }
+
+    // When a line that no cache owns reaches the interconnect: from another
+    // cluster's L2 if one holds it, else from memory.
+    duration memory_data(std::uint64_t line, unsigned k, duration now) {
+        for (unsigned j = 0; j < clusters.size(); ++j) {
+            if (j == k || !clusters[j]->l2.find(line)) continue;
+            ++clusters[j]->l2_hits;
+            ++ic_transfers;
+            const duration at = to_cluster(j, through(now, &snoop_free, cycles{1}, icp.snoop_latency));
+            return through(in_cluster(j, at, clusters[j]->p.l2.latency), &data_free, icp.data_occupancy,
+                           icp.response_latency);
+        }
+        ++mem_reads;
+        duration start = ic.next_edge(now);
+        if (start < mem_free) start = mem_free;
+        const std::uint64_t busy_fs = line_bytes * fs_per_second / memp.bytes_per_second;
+        mem_free = duration{start.fs + busy_fs};
+        return ic.next_edge(duration{start.fs + memp.latency.fs});
+    }
+
+    void touch_l2(cluster& cl, std::uint64_t line) {
+        if (auto* e = cl.l2.find(line)) {
+            cl.l2.touch(*e);
+            return;
+        }
+        auto* v = cl.l2.victim(line, [](const auto&) { return true; });
+        cl.l2.install(*v, line);
+    }
+
+    // ---- the L1 side of snoops and grants ----
+    void snoop_at_l1(l1& c, snoop s, std::uint64_t line) {
+        // A core holding a fresh reservation on this line keeps it a little
+        // longer: the snoop waits until the hold window closes.
+        const cycles hold = clusters[c.cluster]->p.exclusive.hold_window;
+        if (hold.n > 0 && c.mon.overlaps(line, line_bytes)) {
+            const duration until = clk(c.cluster).edge_after(c.armed_at, hold);
+            if (kernel::now() < until) {
+                ++c.held_snoops;
+                q->at(until, rank(ph_snoop, c.agent), [this, &c, s, line] { snoop_now(c, s, line); });
+                return;
+            }
+        }
+        snoop_now(c, s, line);
+    }
+
+    void snoop_now(l1& c, snoop s, std::uint64_t line) {
+        ++c.snoops;
+        const cevent ev = as_event(s);
+        const cstate st = c.state_of(line);
+        const cache_cell& cell = cache_transition(st, ev);
+        if (cell.kind != outcome::ok)
+            protocol_error("L1 " + c.stats.name() + " line " + hex(line) + ": " + protocol::name(st) + " x " + protocol::name(ev));
+        if (auto* e = c.array.find(line)) {
+            if (cell.next == cstate::I)
+                c.array.invalidate(*e);
+            else
+                e->payload.st = cell.next;
+        } else if (c.wb.count(line)) {
+            c.wb[line] = cell.next;
+        }
+        if (cell.actions & a_drop) {
+            ++c.lines_lost;
+            if (c.mon.line_lost(line, line_bytes)) lose_reservation(c);
+        }
+        const bool data = cell.actions & (a_snp_clean | a_snp_dirty);
+        const bool dirty = cell.actions & a_snp_dirty;
+        home_line& h = home[line];
+        const unsigned k = c.cluster;
+        const duration at_scu = in_cluster(k, kernel::now(), clusters[k]->p.scu.request_latency);
+        const int agent = static_cast<int>(c.agent);
+        if (!h.tx.global) {
+            q->at(at_scu, rank(ph_response, c.agent),
+                  [this, line, agent, data, dirty] { answer_at_home(line, agent, data, dirty); });
+            return;
+        }
+        // Global: the cluster answers once all its snooped L1s have.
+        transaction& tx = h.tx;
+        if (tx.cluster_ready[k] < at_scu) tx.cluster_ready[k] = at_scu;
+        if (agent == tx.owner_at_start) tx.owner_dirty = dirty, owner_answered(tx, data);
+        if (--tx.cluster_left[k] > 0) return;
+        const duration back = data ? through(tx.cluster_ready[k], &data_free, icp.data_occupancy, icp.response_latency)
+                                   : through(tx.cluster_ready[k], nullptr, cycles{1}, icp.response_latency);
+        q->at(back, rank(ph_response, k), [this, line] { answer_at_home(line, -1, false, false); });
+    }
+
+    void owner_answered(transaction& tx, bool data) {
+        if (data && cluster_of(tx.owner_at_start) != l1s[tx.req.agent]->cluster) ++ic_transfers;
+    }
+
+    // A snoop answer reaches the point of serialisation.
+    void answer_at_home(std::uint64_t line, int agent, bool data, bool dirty) {
+        home_line& h = home[line];
+        transaction& tx = h.tx;
+        if (!h.busy || tx.answers_left <= 0) protocol_error("unexpected snoop answer for line " + hex(line));
+        if (agent >= 0 && agent == tx.owner_at_start) {
+            if (!data) protocol_error("owner answered without data for line " + hex(line));
+            tx.owner_dirty = dirty;
+        }
+        if (tx.ready < kernel::now()) tx.ready = kernel::now();
+        if (--tx.answers_left == 0) grant_now(h);
+    }
+
+    void grant_now(home_line& h) {
+        transaction& tx = h.tx;
+        const grant g = tx.owner_dirty ? tx.cell->grant_dirty : tx.cell->grant_clean;
+        h.e.apply(*tx.cell, static_cast<int>(tx.req.agent), tx.owner_dirty);
+        const unsigned agent = tx.req.agent, k = l1s[agent]->cluster;
+        const std::uint64_t line = tx.req.line;
+        const bool data = g == grant::Data_S || g == grant::Data_E || g == grant::Data_M;
+        duration at;
+        if (tx.global) {
+            const duration at_scu = to_cluster(k, through(tx.ready, &data_free, data ? icp.data_occupancy : cycles{1},
+                                                          icp.data_latency));
+            at = in_cluster(k, at_scu, clusters[k]->p.scu.snoop_latency);
+            touch_l2(*clusters[k], line);
+        } else {
+            at = in_cluster(k, tx.ready, clusters[k]->p.scu.snoop_latency);
+        }
+        q->at(at, rank(ph_response, agent), [this, agent, g, line] { grant_at_l1(*l1s[agent], g, line); });
+    }
+
+    void grant_at_l1(l1& c, grant g, std::uint64_t line) {
+        const cevent ev = as_event(g);
+        const cstate st = c.state_of(line);
+        const cache_cell& cell = cache_transition(st, ev);
+        if (cell.kind != outcome::ok)
+            protocol_error("L1 " + c.stats.name() + " line " + hex(line) + ": " + protocol::name(st) + " x " + protocol::name(ev));
+        auto* e = c.array.find(line);
+        if (!e) protocol_error("grant for a line not in the L1");
+        e->payload.st = cell.next;
+        c.array.touch(*e);
+        // Unblock the home.
+        const unsigned k = c.cluster;
+        const bool global = home[line].tx.global;
+        duration at = in_cluster(k, kernel::now(), clusters[k]->p.scu.request_latency);
+        if (global) at = through(at, nullptr, cycles{1}, icp.response_latency);
+        q->at(at, rank(ph_response, c.agent), [this, line] { unblock(line); });
+        // The core's access now performs.
+        const cevent replay = c.ev == cevent::Unique && c.req.kind == mem_request::load_exclusive && can_read(cell.next)
+                                  ? cevent::Load
+                                  : c.ev;
+        const cache_cell& again = cache_transition(cell.next, replay);
+        if (again.kind != outcome::ok || !(again.actions & a_hit))
+            protocol_error("replayed access does not hit in " + std::string(protocol::name(cell.next)));
+        e->payload.st = again.next;
+        finish(c, perform(c, kernel::now()));
+    }
+
+    void put_ack(l1& c, std::uint64_t line) {
+        const cstate st = c.state_of(line);
+        const cache_cell& cell = cache_transition(st, cevent::Put_Ack);
+        if (cell.kind != outcome::ok) protocol_error("Put_Ack in " + std::string(protocol::name(st)));
+        c.wb.erase(line);
+        if (c.busy && line_of(c.req.addr) == line) start(c, kernel::now());  // it was waiting for this eviction
+    }
+
+    void unblock(std::uint64_t line) {
+        home_line& h = home[line];
+        if (!h.busy) protocol_error("unblock of an idle line " + hex(line));
+        h.busy = false;
+        while (!h.busy && !h.waiting.empty()) {
+            auto best = h.waiting.begin();
+            for (auto it = h.waiting.begin(); it != h.waiting.end(); ++it) {
+                const bool before = icp.arbiter == arbitration::fixed_priority
+                                        ? it->agent < best->agent
+                                        : (it->arrived < best->arrived ||
+                                           (it->arrived == best->arrived && arb_key(it->agent) < arb_key(best->agent)));
+                if (before) best = it;
+            }
+            const request_msg m = *best;
+            h.waiting.erase(best);
+            process(h, m);
+        }
+    }
+};
+
+memory_system::memory_system(const sc_core::sc_module_name& name, const std::vector<cluster_spec>& clusters,
+                             const interconnect_params& ic, const memory_params& mem)
+    : sc_module(name), m(std::make_unique<impl>(*this, clusters, ic, mem)) {}
+
+memory_system::~memory_system() = default;
+
+void memory_system::attach(unsigned agent, core_port* port) { m->l1s.at(agent)->port = port; }
+
+void memory_system::access(unsigned agent, const mem_request& r, std::function<void(const mem_response&)> done) {
+    m->access(agent, r, std::move(done));
+}
+
+std::uint64_t memory_system::peek(std::uint64_t addr, unsigned size) const { return m->read(addr, size); }
+void memory_system::poke(std::uint64_t addr, unsigned size, std::uint64_t value) { m->write(addr, size, value); }
+
+protocol::cstate memory_system::l1_state(unsigned agent, std::uint64_t addr) const {
+    return m->l1s.at(agent)->state_of(line_of(addr));
+}
+
+bool memory_system::reservation_held(unsigned agent, std::uint64_t addr) const {
+    return m->l1s.at(agent)->mon.holds(addr);
+}
+
+std::vector<const stat_group*> memory_system::stat_groups() const {
+    std::vector<const stat_group*> out;
+    for (const auto& c : m->l1s) out.push_back(&c->stats);
+    for (const auto& c : m->clusters) out.push_back(&c->stats);
+    out.push_back(&m->ic_stats);
+    return out;
+}
+
+}  // namespace cohsim

@@ -1,0 +1,180 @@
+// The coherent memory system: a private L1 per core, a shared L2 and an SCU
+// per cluster, a CCI-like interconnect between clusters, and memory. It runs
+// the MOESI protocol of coherence_protocol.h with timing.
+//
+// Modelled:
+//   - L1 data caches: set-associative, LRU, 64-byte lines; a hit costs
+//     `l1.hit_latency` core cycles. Evicted lines wait in a writeback buffer
+//     until their Put is acknowledged, so the new line can be filled at once.
+//   - One point of serialisation per line (the home), blocking from a
+//     request until the requester's Unblock. A request is served inside its
+//     cluster when every copy it must snoop and the data it needs are there
+//     (the SCU with its duplicate L1 tags is then the point of
+//     serialisation); otherwise it travels on to the interconnect, which
+//     snoops the other clusters: all of them (broadcast, CCI-400) or only
+//     those holding the line (snoop filter, CCI-500/550).
+//   - Each hop costs cycles of the clock of the component that sends it and
+//     arrives at the receiver's next clock edge. Interconnect channels
+//     (request, snoop, data) and memory have a busy-until time; simultaneous
+//     arrivals are ordered by the arbitration policy, never by host order.
+//   - The L2 is a timing filter: a miss whose data no other cache owns is
+//     served at `l2.latency` if the cluster's L2 holds the line, else from
+//     memory; writebacks from an L1 land in its cluster's L2.
+//   - Exclusive monitors (exclusive_monitor.h), cleared when another core
+//     writes the granule or takes the line away, and optionally on eviction;
+//     a hold window delays snoops to a freshly reserved line.
+//   - LSE atomics performed near: in the L1, after obtaining the line unique.
+// Not modelled (yet): far atomics, store buffers (a store completes before
+// the next instruction), an L3, several sockets, instruction fetch.
+// Data values live in one functional memory read and written at the instant
+// an access performs in its L1; the protocol decides when that may happen.
+#pragma once
+
+#include <systemc>
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "models/cache_array.h"
+#include "models/coherence_protocol.h"
+#include "models/exclusive_monitor.h"
+#include "sim/clock_domain.h"
+#include "sim/event_queue.h"
+#include "sim/schema.h"
+#include "sim/stats.h"
+#include "sim/units.h"
+
+namespace cohsim {
+
+// ---- parameters -------------------------------------------------------------
+
+struct l1_params {
+    byte_size size{32 * 1024};
+    std::uint32_t ways = 4;
+    cycles hit_latency{3};
+    static void describe(cfg::struct_schema<l1_params>& s);
+};
+
+struct l2_params {
+    byte_size size{1024 * 1024};
+    std::uint32_t ways = 16;
+    cycles latency{13};
+    static void describe(cfg::struct_schema<l2_params>& s);
+};
+
+// Message hops inside a cluster, in the cluster's (core) clock.
+struct scu_params {
+    cycles request_latency{2};     // L1 -> SCU: a request, snoop response or unblock
+    cycles snoop_latency{4};       // SCU -> L1: a snoop, or a grant
+    cycles snoop_miss_latency{6};  // an interconnect snoop no L1 here needs to see
+    static void describe(cfg::struct_schema<scu_params>& s);
+};
+
+struct exclusive_params {
+    byte_size granule{64};
+    bool load_unique = false;  // LDXR asks for the line Unique (else Shared)
+    cycles hold_window{0};
+    bool evict_clears = true;
+    static void describe(cfg::struct_schema<exclusive_params>& s);
+};
+
+enum class arbitration { fifo, round_robin, fixed_priority };
+template <>
+struct cfg::enum_names<arbitration> {
+    static const std::vector<std::pair<arbitration, const char*>>& list();
+};
+
+struct interconnect_params {
+    frequency freq;
+    bool snoop_filter = false;
+    arbitration arbiter = arbitration::fifo;
+    cycles request_latency{4};   // cluster -> point of serialisation
+    cycles snoop_latency{4};     // point of serialisation -> cluster
+    cycles response_latency{4};  // cluster -> point of serialisation, snoop answers and unblocks
+    cycles data_latency{4};      // point of serialisation -> requesting cluster
+    cycles request_occupancy{1}; // cycles a message holds the request channel
+    cycles data_occupancy{4};    // cycles a 64-byte line holds the data channel
+    static void describe(cfg::struct_schema<interconnect_params>& s);
+};
+
+struct memory_params {
+    duration latency{100'000'000};          // 100ns
+    std::uint64_t bytes_per_second = 12'800'000'000ULL;
+    static void describe(cfg::struct_schema<memory_params>& s);
+};
+
+// Per cluster: its caches and SCU (the cluster's clock is its cores' clock).
+struct cluster_memory_params {
+    l1_params l1;
+    l2_params l2;
+    scu_params scu;
+    exclusive_params exclusive;
+};
+
+// ---- the model ----------------------------------------------------------------
+
+enum class atomic_op { add, swp, set, cas };
+
+struct mem_request {
+    enum kind_t { load, store, load_exclusive, store_exclusive, atomic, prefetch_unique } kind = load;
+    std::uint64_t addr = 0;
+    unsigned size = 8;  // 1, 2, 4 or 8 bytes, naturally aligned
+    std::uint64_t value = 0;    // store data, atomic operand, CAS new value
+    std::uint64_t compare = 0;  // CAS expected value
+    atomic_op op = atomic_op::add;
+};
+
+struct mem_response {
+    std::uint64_t value = 0;  // loaded / old value
+    bool success = true;      // store-exclusive outcome
+    duration done;            // when the core may use it
+};
+
+// What the memory system asks of a core.
+struct core_port {
+    virtual ~core_port() = default;
+    virtual void monitor_cleared() = 0;  // raises this core's WFE event
+};
+
+class memory_system : public sc_core::sc_module {
+public:
+    struct cluster_spec {
+        std::string name;
+        const clock_domain* clock;
+        unsigned cores;
+        cluster_memory_params params;
+    };
+
+    memory_system(const sc_core::sc_module_name& name, const std::vector<cluster_spec>& clusters,
+                  const interconnect_params& ic, const memory_params& mem);
+    ~memory_system() override;
+
+    // Core `agent` (numbered over all clusters in order) joins; its port is
+    // told when its reservation is lost.
+    void attach(unsigned agent, core_port* port);
+
+    // Starts an access at the current time. `done` runs once, at the time the
+    // result is ready; for an L1 hit it runs before access() returns.
+    void access(unsigned agent, const mem_request& r, std::function<void(const mem_response&)> done);
+
+    // Functional memory, for setting up and checking workloads.
+    std::uint64_t peek(std::uint64_t addr, unsigned size) const;
+    void poke(std::uint64_t addr, unsigned size, std::uint64_t value);
+
+    // Coherence state of a line in an agent's L1 (for tests and traces).
+    protocol::cstate l1_state(unsigned agent, std::uint64_t addr) const;
+    bool reservation_held(unsigned agent, std::uint64_t addr) const;
+
+    std::vector<const stat_group*> stat_groups() const;
+
+private:
+    struct impl;
+    std::unique_ptr<impl> m;
+};
+
+}  // namespace cohsim
