@@ -231,6 +231,20 @@ struct memory_system::impl {
     std::unordered_map<std::uint64_t, std::uint64_t> words;
     duration req_free, snoop_free, data_free, mem_free;
     unsigned rr_last = 0;
+    bool checking = false;
+
+    void check_line(std::uint64_t line) {
+        if (!checking) return;
+        int writers = 0, readers = 0;
+        for (auto& c : l1s) {
+            const cstate st = c->state_of(line);
+            writers += can_write(st);
+            readers += can_read(st);
+        }
+        if (writers > 1 || (writers == 1 && readers > 1))
+            protocol_error("line " + hex(line) + " has " + std::to_string(writers) + " writers and " +
+                           std::to_string(readers) + " readers");
+    }
 
     stat_group ic_stats{"interconnect"};
     counter ic_requests{ic_stats, "requests", "requests that reached the interconnect"};
@@ -350,6 +364,7 @@ struct memory_system::impl {
                 e->payload.st = cell.next;
                 c.array.touch(*e);
             }
+            check_line(line);
             finish(c, perform(c, lookup));
             return;
         }
@@ -637,6 +652,7 @@ struct memory_system::impl {
         } else if (c.wb.count(line)) {
             c.wb[line] = cell.next;
         }
+        check_line(line);
         if (cell.actions & a_drop) {
             ++c.lines_lost;
             if (c.mon.line_lost(line, line_bytes)) lose_reservation(c);
@@ -722,6 +738,7 @@ struct memory_system::impl {
         if (again.kind != outcome::ok || !(again.actions & a_hit))
             protocol_error("replayed access does not hit in " + std::string(protocol::name(cell.next)));
         e->payload.st = again.next;
+        check_line(line);
         finish(c, perform(c, kernel::now()));
     }
 
@@ -760,6 +777,8 @@ memory_system::memory_system(const sc_core::sc_module_name& name, const std::vec
 memory_system::~memory_system() = default;
 
 void memory_system::attach(unsigned agent, core_port* port) { m->l1s.at(agent)->port = port; }
+
+void memory_system::check_invariants(bool on) { m->checking = on; }
 
 void memory_system::access(unsigned agent, const mem_request& r, std::function<void(const mem_response&)> done) {
     m->access(agent, r, std::move(done));

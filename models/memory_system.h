@@ -172,6 +172,10 @@ public:
 
     std::vector<const stat_group*> stat_groups() const;
 
+    // Testing aid: after every L1 state change, check single-writer /
+    // multiple-readers for that line over all L1s; a violation throws.
+    void check_invariants(bool on);
+
 private:
     struct impl;
     std::unique_ptr<impl> m;

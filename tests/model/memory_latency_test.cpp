@@ -1,0 +1,165 @@
+// Exact latencies of the memory system, checked against the hop-by-hop
+// composition documented in memory_system.h and README.md, computed here
+// independently with clock-domain arithmetic. Platform: tests/model/platform_fixture.h
+// (little 832 MHz, big 1.75 GHz, interconnect 533 MHz, memory 100 ns).
+#include <gtest/gtest.h>
+
+#include "platform_fixture.h"
+
+using namespace cohsim;
+using namespace cohsim::testing;
+using protocol::cstate;
+
+namespace {
+
+constexpr std::uint64_t A = 0x1000;
+
+// The same clocks as the platform, for the expected values.
+struct hops {
+    clock_domain L{"little", frequency{832'000'000}};
+    clock_domain B{"big", frequency{1'750'000'000}};
+    clock_domain I{"ic", frequency{533'000'000}};
+    // An interconnect hop: leaves at the first interconnect edge at or after
+    // t, arrives `lat` interconnect cycles later.
+    duration ic(duration t, std::uint64_t lat) const { return I.edge_after(t, cycles{lat}); }
+    static duration max(duration a, duration b) { return a < b ? b : a; }
+};
+
+struct op_times {
+    duration before, after;
+};
+
+}  // namespace
+
+TEST(MemoryLatency, MissToMemoryThenL1Hit) {
+    system_model sys(test_platform());
+    op_times miss, hit;
+    sys.find_core("little.0")->set_program([&](core& c) {
+        miss.before = c.local_time();
+        c.load(A);
+        miss.after = c.local_time();
+        hit.before = c.local_time();
+        c.load(A);
+        hit.after = c.local_time();
+    });
+    run_for_fs(10'000'000'000ULL);
+    const hops h;
+    // L1 lookup 3 cycles, to the SCU 2 cycles: nothing cached, so on to the
+    // interconnect (26 cycles); memory (100 ns from the next interconnect edge)
+    // and the broadcast snoop of the big cluster (27 out, 6 big cycles for a
+    // snoop miss, 26 back) run in parallel; the grant comes back (26 cycles)
+    // and the SCU hands it to the L1 (2 cycles).
+    EXPECT_EQ(miss.before.fs, 0u);
+    const duration at_scu = h.L.time_of(5);
+    const duration at_ic = h.ic(at_scu, 26);
+    const duration mem = h.I.next_edge(duration{at_ic.fs + 100'000'000});
+    const duration snoop_back = h.ic(h.B.edge_after(h.B.next_edge(h.ic(at_ic, 27)), cycles{6}), 26);
+    const duration ready = hops::max(mem, snoop_back);
+    const duration done = h.L.edge_after(h.L.next_edge(h.ic(ready, 26)), cycles{2});
+    EXPECT_EQ(miss.after.fs, done.fs);
+    EXPECT_EQ(sys.memory().l1_state(0, A), cstate::E);  // alone: exclusive
+    // A hit: 3 little cycles from an edge.
+    EXPECT_EQ(hit.after.fs, h.L.edge_after(hit.before, cycles{3}).fs);
+}
+
+TEST(MemoryLatency, L2HitInsideTheCluster) {
+    // A 1 KiB direct-mapped L1: 0x1400 evicts 0x1000 into the cluster's L2.
+    system_model sys(test_platform({"clusters.little.l1={size: 1KiB, ways: 1, hit_latency: 3cycles}"}));
+    op_times l2hit;
+    sys.find_core("little.0")->set_program([&](core& c) {
+        c.load(A);
+        c.load(A + 1024);
+    });
+    sys.find_core("little.1")->set_program([&](core& c) {
+        c.work(cycles{100'000});
+        l2hit.before = c.local_time();
+        c.load(A);
+        l2hit.after = c.local_time();
+    });
+    run_for_fs(1'000'000'000'000ULL);
+    const hops h;
+    // 3 (L1) + 2 (to SCU) + 6 (L2) + 2 (to L1) little cycles, served in the cluster.
+    EXPECT_EQ(l2hit.after.fs, h.L.edge_after(l2hit.before, cycles{13}).fs);
+    EXPECT_EQ(sys.memory().l1_state(1, A), cstate::E);
+}
+
+namespace {
+// little.0 reads a line that big.0 holds; big.0 first `prepare`s it.
+void transfer_case(bool dirty) {
+    system_model sys(test_platform());
+    op_times rd;
+    sys.find_core("big.0")->set_program([&](core& c) {
+        if (dirty)
+            c.store(A, 42);
+        else
+            c.load(A);
+    });
+    sys.find_core("little.0")->set_program([&](core& c) {
+        c.work(cycles{10'000});
+        rd.before = c.local_time();
+        EXPECT_EQ(c.load(A), dirty ? 42u : 0u);
+        rd.after = c.local_time();
+    });
+    run_for_fs(1'000'000'000'000ULL);
+    const hops h;
+    // To the interconnect as above; it snoops big.0 (27 cycles to the big
+    // cluster, 2 big cycles SCU -> L1, 2 back), the data goes back (26) and on
+    // to the little cluster (26), then 2 little cycles to the L1.
+    const duration at_ic = h.ic(h.L.edge_after(rd.before, cycles{5}), 26);
+    const duration snooped = h.B.edge_after(h.B.next_edge(h.ic(at_ic, 27)), cycles{2});
+    const duration back = h.ic(h.B.edge_after(snooped, cycles{2}), 26);
+    const duration done = h.L.edge_after(h.L.next_edge(h.ic(back, 26)), cycles{2});
+    EXPECT_EQ(rd.after.fs, done.fs);
+    EXPECT_EQ(sys.memory().l1_state(0, A), cstate::S);
+    EXPECT_EQ(sys.memory().l1_state(2, A), dirty ? cstate::O : cstate::S);  // dirty stays dirty, no memory write
+}
+}  // namespace
+
+TEST(MemoryLatency, DirtyTransferFromTheOtherCluster) { transfer_case(true); }
+TEST(MemoryLatency, CleanTransferFromTheOtherCluster) { transfer_case(false); }
+
+TEST(MemoryLatency, UpgradeFromShared) {
+    system_model sys(test_platform());
+    op_times up;
+    sys.find_core("little.0")->set_program([&](core& c) {
+        c.load(A);
+        c.work(cycles{20'000});
+        up.before = c.local_time();
+        c.store(A, 7);
+        up.after = c.local_time();
+    });
+    sys.find_core("big.0")->set_program([&](core& c) {
+        c.work(cycles{10'000});
+        c.load(A);
+    });
+    run_for_fs(1'000'000'000'000ULL);
+    const hops h;
+    // S -> M: an upgrade. The interconnect invalidates big.0 (27 out, 2 + 2
+    // big cycles, 26 back, no data), then grants (26 + 2 little cycles).
+    const duration at_ic = h.ic(h.L.edge_after(up.before, cycles{5}), 26);
+    const duration inv = h.B.edge_after(h.B.next_edge(h.ic(at_ic, 27)), cycles{2});
+    const duration back = h.ic(h.B.edge_after(inv, cycles{2}), 26);
+    const duration done = h.L.edge_after(h.L.next_edge(h.ic(back, 26)), cycles{2});
+    EXPECT_EQ(up.after.fs, done.fs);
+    EXPECT_EQ(sys.memory().l1_state(0, A), cstate::M);
+    EXPECT_EQ(sys.memory().l1_state(2, A), cstate::I);
+    EXPECT_EQ(sys.memory().peek(A, 8), 7u);
+}
+
+TEST(MemoryLatency, TransferInsideTheClusterStaysThere) {
+    system_model sys(test_platform());
+    op_times rd;
+    sys.find_core("little.0")->set_program([&](core& c) { c.store(A, 5); });
+    sys.find_core("little.1")->set_program([&](core& c) {
+        c.work(cycles{10'000});
+        rd.before = c.local_time();
+        EXPECT_EQ(c.load(A), 5u);
+        rd.after = c.local_time();
+    });
+    run_for_fs(1'000'000'000'000ULL);
+    const hops h;
+    // 3 + 2 to the SCU, 2 to little.0's L1, 2 back, 2 to little.1's L1.
+    EXPECT_EQ(rd.after.fs, h.L.edge_after(rd.before, cycles{11}).fs);
+    EXPECT_EQ(sys.memory().l1_state(0, A), cstate::O);
+    EXPECT_EQ(sys.memory().l1_state(1, A), cstate::S);
+}

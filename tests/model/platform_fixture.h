@@ -1,0 +1,41 @@
+// A small two-cluster platform for model tests, built from the same config
+// path as real runs. Clocks are chosen so that no two domains have an
+// integer period ratio: little 832 MHz, big 1.75 GHz, interconnect 533 MHz.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/kernel.h"
+#include "sim/platform.h"
+#include "sim/system.h"
+
+namespace cohsim::testing {
+
+inline platform_config test_platform(const std::vector<std::string>& sets = {}) {
+    std::vector<std::pair<std::string, std::string>> o;
+    const char* const base[] = {
+        "clusters={little: {freq: 832MHz, cores: 2, core: cortex-a53}, big: {freq: 1.75GHz, cores: 2, core: cortex-a73}}",
+        "clusters.little.l1={size: 32KiB, ways: 4, hit_latency: 3cycles}",
+        "clusters.little.l2={size: 1MiB, ways: 16, latency: 6cycles}",
+        "clusters.little.scu={request_latency: 2cycles, snoop_latency: 2cycles, snoop_miss_latency: 6cycles}",
+        "clusters.little.timing={wfe_wake_latency: 4cycles}",
+        "clusters.big.l1={size: 64KiB, ways: 4, hit_latency: 3cycles}",
+        "clusters.big.l2={size: 2MiB, ways: 16, latency: 14cycles}",
+        "clusters.big.scu={request_latency: 2cycles, snoop_latency: 2cycles, snoop_miss_latency: 6cycles}",
+        "clusters.big.timing={wfe_wake_latency: 10cycles}",
+        "interconnect={freq: 533MHz, snoop_filter: false, request_latency: 26cycles, snoop_latency: 27cycles, "
+        "response_latency: 26cycles, data_latency: 26cycles, request_occupancy: 1cycle, data_occupancy: 4cycles}",
+        "memory={latency: 100ns, bytes_per_second: 12800000000}",
+        "timer={freq: 1.92MHz, evnti: 8, event_stream: false}",
+        "run={duration: 1ms}",
+    };
+    for (const char* b : base) o.emplace_back("test", b);
+    for (const auto& s : sets) o.emplace_back("test", s);
+    return load_platform("", o);
+}
+
+inline void run_for_fs(std::uint64_t fs) { sc_core::sc_start(kernel::to_sc(duration{fs})); }
+
+}  // namespace cohsim::testing
