@@ -1,0 +1,193 @@
+// Exclusive monitors in the running memory system, one test per rule, and
+// WFE wake-ups from each source.
+#include <gtest/gtest.h>
+
+#include "platform_fixture.h"
+
+using namespace cohsim;
+using namespace cohsim::testing;
+
+namespace {
+constexpr std::uint64_t A = 0x1000, B = 0x2000;
+constexpr std::uint64_t us = 1'000'000'000ULL;  // fs
+}  // namespace
+
+TEST(ExclusiveInSystem, AnotherCoresStoreClears) {
+    system_model sys(test_platform());
+    bool ok = true;
+    sys.find_core("little.0")->set_program([&](core& c) {
+        c.load_exclusive(A);
+        c.work(cycles{5'000});  // big.0 stores meanwhile
+        ok = c.store_exclusive(A, 1);
+    });
+    sys.find_core("big.0")->set_program([&](core& c) {
+        c.work(cycles{2'000});
+        c.store(A, 9);
+    });
+    run_for_fs(100 * us);
+    EXPECT_FALSE(ok);
+    EXPECT_EQ(sys.memory().peek(A, 8), 9u);
+}
+
+TEST(ExclusiveInSystem, OwnPlainStoreDoesNotClear) {
+    system_model sys(test_platform());
+    bool ok = false;
+    sys.find_core("little.0")->set_program([&](core& c) {
+        c.load_exclusive(A);
+        c.store(A + 8, 3);  // same line, same granule
+        ok = c.store_exclusive(A, 1);
+    });
+    run_for_fs(100 * us);
+    EXPECT_TRUE(ok);
+    EXPECT_EQ(sys.memory().peek(A, 8), 1u);
+}
+
+TEST(ExclusiveInSystem, StoreExclusiveToAnotherAddressFails) {
+    system_model sys(test_platform());
+    bool ok = true;
+    sys.find_core("little.0")->set_program([&](core& c) {
+        c.load_exclusive(A);
+        ok = c.store_exclusive(B, 1);
+    });
+    run_for_fs(100 * us);
+    EXPECT_FALSE(ok);
+    EXPECT_EQ(sys.memory().peek(B, 8), 0u);
+}
+
+TEST(ExclusiveInSystem, SecondStoreExclusiveWithoutNewLoadFails) {
+    system_model sys(test_platform());
+    bool first = false, second = true;
+    sys.find_core("little.0")->set_program([&](core& c) {
+        c.load_exclusive(A);
+        first = c.store_exclusive(A, 1);
+        second = c.store_exclusive(A, 2);
+    });
+    run_for_fs(100 * us);
+    EXPECT_TRUE(first);
+    EXPECT_FALSE(second);
+    EXPECT_EQ(sys.memory().peek(A, 8), 1u);
+}
+
+namespace {
+bool stxr_after_eviction(bool evict_clears) {
+    system_model sys(test_platform({"clusters.little.l1={size: 1KiB, ways: 1, hit_latency: 3cycles}",
+                                    std::string("clusters.little.exclusive.evict_clears=") +
+                                        (evict_clears ? "true" : "false")}));
+    bool ok = false;
+    sys.find_core("little.0")->set_program([&](core& c) {
+        c.load_exclusive(A);
+        c.load(A + 1024);  // same set of a direct-mapped 1 KiB L1: evicts A
+        ok = c.store_exclusive(A, 1);
+    });
+    run_for_fs(100 * us);
+    return ok;
+}
+}  // namespace
+
+TEST(ExclusiveInSystem, EvictionClearsWhenEnabled) { EXPECT_FALSE(stxr_after_eviction(true)); }
+TEST(ExclusiveInSystem, EvictionKeepsTheReservationWhenDisabled) { EXPECT_TRUE(stxr_after_eviction(false)); }
+
+namespace {
+// little.0 reserves A and sleeps in WFE; 1 us later big.0 writes A.
+struct sleep_case {
+    duration armed, woke, written;
+};
+sleep_case reserve_then_sleep(std::uint64_t hold_cycles) {
+    system_model sys(test_platform({"clusters.little.exclusive.hold_window=" + std::to_string(hold_cycles) + "cycles"}));
+    sleep_case r;
+    sys.find_core("little.0")->set_program([&](core& c) {
+        c.load_exclusive(A);
+        r.armed = c.local_time();
+        c.wfe();
+        r.woke = c.local_time();
+    });
+    sys.find_core("big.0")->set_program([&](core& c) {
+        c.work(cycles{1750});  // 1 us
+        r.written = c.local_time();
+        c.store(A, 1);
+    });
+    run_for_fs(100 * us);
+    return r;
+}
+const clock_domain little_clock("little", frequency{832'000'000});
+}  // namespace
+
+TEST(ExclusiveInSystem, HoldWindowDelaysTheSnoopByExactlyNCycles) {
+    // The invalidation reaches little.0 well inside a 2000-cycle (2.4 us)
+    // window; it waits until the window closes, then clears the reservation,
+    // and little.0 wakes its 4-cycle WFE latency later.
+    const auto r = reserve_then_sleep(2000);
+    ASSERT_LT(r.armed.fs, r.written.fs);
+    EXPECT_EQ(r.woke.fs, little_clock.edge_after(r.armed, cycles{2000 + 4}).fs);
+}
+
+TEST(Wfe, SevWakesAllSleepers) {
+    system_model sys(test_platform());
+    duration sent, woke_big, woke_little;
+    sys.find_core("big.0")->set_program([&](core& c) {
+        c.wfe();
+        woke_big = c.local_time();
+    });
+    sys.find_core("little.1")->set_program([&](core& c) {
+        c.wfe();
+        woke_little = c.local_time();
+    });
+    sys.find_core("little.0")->set_program([&](core& c) {
+        c.work(cycles{1000});
+        sent = c.local_time();
+        c.sev();
+    });
+    run_for_fs(100 * us);
+    const clock_domain L("little", frequency{832'000'000}), Bc("big", frequency{1'750'000'000});
+    EXPECT_EQ(woke_big.fs, Bc.edge_after(sent, cycles{10}).fs);  // big wake latency 10
+    EXPECT_EQ(woke_little.fs, L.edge_after(sent, cycles{4}).fs);
+}
+
+TEST(Wfe, SevlMakesTheNextWfeFallThrough) {
+    system_model sys(test_platform());
+    duration before, after;
+    sys.find_core("little.0")->set_program([&](core& c) {
+        c.sevl();
+        before = c.local_time();
+        c.wfe();  // consumes the event: no sleep
+        after = c.local_time();
+    });
+    run_for_fs(100 * us);
+    EXPECT_EQ(before.fs, after.fs);
+    struct grab : stat_visitor {
+        std::uint64_t sleeps = 99;
+        void counter(const std::string& n, const std::string&, std::uint64_t v) override {
+            if (n == "wfe_sleeps") sleeps = v;
+        }
+    } g;
+    sys.find_core("little.0")->stats().accept(g);
+    EXPECT_EQ(g.sleeps, 1u);  // only the idle loop after the program ended
+}
+
+TEST(Wfe, ReservationClearedByAnotherCoreWakes) {
+    // No hold window: little.0 wakes once big.0's write request has crossed
+    // the interconnect (about 0.2 us after it is issued), long before the
+    // 2000 cycles the hold-window test waits.
+    const auto r = reserve_then_sleep(0);
+    ASSERT_LT(r.armed.fs, r.written.fs);
+    EXPECT_GT(r.woke.fs, r.written.fs);
+    EXPECT_LT(r.woke.fs, r.written.fs + us / 2);
+    EXPECT_LT(r.woke.fs, little_clock.edge_after(r.armed, cycles{2000}).fs);
+}
+
+TEST(Wfe, NoEventNoWake) {
+    system_model sys(test_platform());
+    bool woke = false;
+    sys.find_core("little.0")->set_program([&](core& c) {
+        c.load_exclusive(A);
+        c.wfe();
+        woke = true;
+    });
+    sys.find_core("big.0")->set_program([&](core& c) {
+        c.work(cycles{1000});
+        c.load(A);      // a read does not clear the reservation
+        c.store(B, 1);  // nor does a write elsewhere
+    });
+    run_for_fs(1000 * us);  // the event stream is off in this platform
+    EXPECT_FALSE(woke);
+}

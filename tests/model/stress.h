@@ -1,0 +1,89 @@
+// Helpers for the stress tests (coherence_stress_test.cpp, soak_test.cpp).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <random>
+#include <string>
+
+#include "platform_fixture.h"
+
+namespace cohsim::testing {
+
+// Runs the simulation in slices until `finished` reaches `want` or 10 s of
+// simulated time pass.
+inline void run_until_done(const unsigned& finished, unsigned want) {
+    for (int i = 0; i < 10'000 && finished < want; ++i) run_for_fs(1'000'000'000'000ULL);
+}
+
+struct random_result {
+    std::string failure;
+    unsigned finished = 0;
+    std::uint64_t ops = 0;
+};
+
+// 4 + 4 cores, 1 KiB 2-way L1s, 16 KiB L2s; 6 counters packed two to a line
+// on 3 lines, plus conflict lines that force evictions.
+inline random_result run_random_tester(unsigned ops_per_core, std::uint64_t seed) {
+    system_model sys(test_platform({"clusters.little.cores=4", "clusters.big.cores=4",
+                                    "clusters.little.l1={size: 1KiB, ways: 2, hit_latency: 3cycles}",
+                                    "clusters.big.l1={size: 1KiB, ways: 2, hit_latency: 3cycles}",
+                                    "clusters.little.l2={size: 16KiB, ways: 4, latency: 6cycles}",
+                                    "clusters.big.l2={size: 16KiB, ways: 4, latency: 14cycles}"}));
+    sys.memory().check_invariants(true);
+    random_result res;
+    constexpr unsigned n_counters = 6;
+    auto addr = [](unsigned i) { return 0x8000 + (i / 2) * 64 + (i % 2) * 8; };
+    std::vector<std::uint64_t> increments(n_counters, 0);
+    for (const auto& cp : sys.cores()) {
+        core* cptr = const_cast<core*>(cp.get());
+        const std::uint64_t core_seed = seed * 1000 + cptr->agent();
+        cptr->set_program([&, core_seed, ops_per_core](core& c) {
+            std::mt19937_64 rng(core_seed);
+            std::vector<std::uint64_t> seen(n_counters, 0);
+            for (unsigned i = 0; i < ops_per_core && res.failure.empty(); ++i) {
+                const unsigned k = static_cast<unsigned>(rng() % n_counters);
+                const unsigned what = static_cast<unsigned>(rng() % 10);
+                try {
+                    if (what < 3) {
+                        const std::uint64_t v = c.load(addr(k));
+                        if (v < seen[k]) res.failure = "a read went backwards on counter " + std::to_string(k);
+                        seen[k] = v;
+                    } else if (what < 6) {
+                        std::uint64_t v;
+                        do {
+                            v = c.load_exclusive(addr(k));
+                        } while (!c.store_exclusive(addr(k), v + 1));
+                        ++increments[k];
+                    } else if (what < 8) {
+                        c.atomic(atomic_op::add, addr(k), 1);
+                        ++increments[k];
+                    } else if (what < 9) {
+                        std::uint64_t v = c.load(addr(k));
+                        while (c.atomic(atomic_op::cas, addr(k), v + 1, 8, v) != v) v = c.load(addr(k));
+                        ++increments[k];
+                    } else {
+                        c.load(0x10000 + (rng() % 64) * 512);  // conflict misses: evictions
+                    }
+                } catch (const std::exception& e) {
+                    res.failure = e.what();
+                }
+                ++res.ops;
+                c.work(cycles{rng() % 50});
+            }
+            ++res.finished;
+        });
+    }
+    try {
+        run_until_done(res.finished, 8);
+    } catch (const std::exception& e) {
+        res.failure = e.what();
+    }
+    for (unsigned k = 0; k < n_counters && res.failure.empty(); ++k)
+        if (sys.memory().peek(addr(k), 8) != increments[k])
+            res.failure = "counter " + std::to_string(k) + " is " + std::to_string(sys.memory().peek(addr(k), 8)) +
+                          " after " + std::to_string(increments[k]) + " increments";
+    return res;
+}
+
+}  // namespace cohsim::testing
