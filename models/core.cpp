@@ -26,6 +26,13 @@ void core_params::describe(cfg::struct_schema<core_params>& s) {
     s.param("barrier_latency", &core_params::barrier_latency, "core cycles a DMB/DSB costs")
         .def(cycles{4})
         .range(cycles{0}, cycles{10000});
+    s.param("tick_period", &core_params::tick_period,
+            "period of the scheduler-tick interrupt, 0s for none (Linux HZ=250: 4ms; arm-sync.md section 7.5)")
+        .def(duration{0})
+        .range(duration{0}, duration{fs_per_second});
+    s.param("tick_handler", &core_params::tick_handler, "time each tick keeps the core away from its program")
+        .def(duration{0})
+        .range(duration{0}, duration{fs_per_second / 10});
 }
 
 core::core(const sc_core::sc_module_name& name, std::string id, std::string cluster, unsigned index, core_type type,
@@ -57,7 +64,25 @@ void core::run() {
 
 duration core::local_time() const { return {kernel::now().fs + m_ahead.fs}; }
 
+void core::set_tick_phase(duration first_tick) {
+    if (m_params.tick_period.fs > 0) m_next_tick = first_tick;
+}
+
+void core::take_due_interrupts() {
+    if (m_params.tick_period.fs == 0) return;
+    duration local = local_time();
+    while (local.fs >= m_next_tick.fs) {
+        ++m_interrupts;
+        if (local < m_next_tick) local = m_next_tick;
+        local.fs += m_params.tick_handler.fs;
+        m_next_tick.fs += m_params.tick_period.fs;
+        m_event_register = true;  // the exception return is a WFE wake-up event
+    }
+    m_ahead = {local.fs - kernel::now().fs};
+}
+
 void core::sync() {
+    take_due_interrupts();
     if (m_ahead.fs == 0) return;
     const duration d = m_ahead;
     m_ahead = {};
@@ -142,7 +167,9 @@ void core::wfe() {
     ++m_wfe_sleeps;
     m_asleep = true;
     m_sleep_start = kernel::now();
+    if (m_params.tick_period.fs > 0) m_wake.notify(kernel::to_sc({m_next_tick.fs - kernel::now().fs}));
     wait(m_wake);
+    if (!m_wake_pending) ++m_wake_interrupt;
     kernel::count_event();
     m_last_wake = kernel::now();
     m_asleep_total.fs += kernel::now().fs - m_sleep_start.fs;

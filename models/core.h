@@ -15,6 +15,11 @@
 //   - local time: compute (`work`) only moves the core's own clock ahead;
 //     the core catches the simulation up (one SystemC wait) before its next
 //     memory access, WFE or SEV, so accesses perform at their true time.
+//   - an optional periodic interrupt (the scheduler tick): every
+//     `tick_period`, at the core's next operation (or waking it from WFE),
+//     the core spends `tick_handler` away from its program; the exception
+//     return sets the event register. The first tick's phase is drawn from
+//     the run's seed, so cores do not tick in lockstep.
 //   - memory accesses go to the memory system and take what it says; a store
 //     completes before the next instruction (no store buffer), so a barrier
 //     costs only `barrier_latency`.
@@ -49,6 +54,8 @@ struct cfg::enum_names<core_type> {
 struct core_params {
     cycles wfe_wake_latency;
     cycles barrier_latency;
+    duration tick_period;   // 0 = no periodic interrupt
+    duration tick_handler;
     static void describe(cfg::struct_schema<core_params>& s);
 };
 
@@ -77,6 +84,7 @@ public:
 
     // Set-up, before the simulation starts.
     void set_program(program p) { m_program = std::move(p); }
+    void set_tick_phase(duration first_tick);
     void connect(memory_system* mem, unsigned agent, const std::vector<core*>* all_cores);
     unsigned agent() const { return m_agent; }
 
@@ -104,6 +112,7 @@ public:
 private:
     void run();
     void sync();
+    void take_due_interrupts();
     mem_response access(const mem_request& r);
 
     std::string m_id, m_cluster;
@@ -121,6 +130,8 @@ private:
     mem_response m_resp;
     bool m_resp_ready = false;
 
+    duration m_next_tick{~std::uint64_t{0}};
+
     bool m_event_register = false;
     bool m_asleep = false;
     bool m_wake_pending = false;
@@ -136,6 +147,7 @@ private:
     counter m_wake_sev{m_stats, "wakes_sev", "wake-ups caused by SEV"};
     counter m_wake_monitor{m_stats, "wakes_monitor_cleared", "wake-ups caused by the clearing of this core's exclusive monitor"};
     counter m_wake_interrupt{m_stats, "wakes_interrupt", "wake-ups caused by an interrupt"};
+    counter m_interrupts{m_stats, "interrupts", "periodic interrupts (scheduler ticks) taken"};
 };
 
 }  // namespace cohsim

@@ -1,5 +1,7 @@
 #include "sim/platform.h"
 
+#include <algorithm>
+
 namespace cohsim {
 
 void run_params::describe(cfg::struct_schema<run_params>& s) {
@@ -32,6 +34,7 @@ void platform_config::describe(cfg::struct_schema<platform_config>& s) {
     s.sub("interconnect", &platform_config::interconnect, "the coherent interconnect between clusters");
     s.sub("memory", &platform_config::memory, "main memory");
     s.sub("timer", &platform_config::timer, "generic timer and its event stream");
+    s.sub("workload", &platform_config::workload, "what the cores run (the built-in lock loop)");
     s.rule([](const platform_config& c, const cfg::node* n, const std::string&) {
         std::uint64_t total = 0;
         for (const auto& [name, cl] : c.clusters) total += cl.cores;
@@ -39,6 +42,29 @@ void platform_config::describe(cfg::struct_schema<platform_config>& s) {
             const cfg::node* cn = n ? n->find("clusters") : nullptr;
             throw cfg::config_error(cn ? cn->loc : cfg::source_loc{}, "clusters",
                                     std::to_string(total) + " cores in all is too many", "at most 1024 cores");
+        }
+        // Every thread names an existing core, each core at most once.
+        const cfg::node* wn = n ? n->find("workload") : nullptr;
+        const cfg::node* tn = wn ? wn->find("threads") : nullptr;
+        std::vector<std::string> seen;
+        for (std::size_t i = 0; i < c.workload.threads.size(); ++i) {
+            const std::string& id = c.workload.threads[i].core;
+            const cfg::node* item = tn && i < tn->items.size() ? &tn->items[i] : nullptr;
+            const cfg::node* key = item ? item->find("core") : nullptr;
+            const cfg::source_loc loc = key ? key->loc : (item ? item->loc : cfg::source_loc{});
+            const std::string path = "workload.threads." + std::to_string(i) + ".core";
+            std::string expected = "one of";
+            for (const auto& [name, cl] : c.clusters) expected += " " + name + ".0.." + name + "." + std::to_string(cl.cores - 1);
+            const auto dot = id.rfind('.');
+            const cluster_params* cl = dot == std::string::npos ? nullptr : c.clusters.find(id.substr(0, dot));
+            const std::string idx = dot == std::string::npos ? "" : id.substr(dot + 1);
+            const bool ok = cl && !idx.empty() && idx.size() < 5 &&
+                            std::all_of(idx.begin(), idx.end(), [](char ch) { return ch >= '0' && ch <= '9'; }) &&
+                            std::stoul(idx) < cl->cores;
+            if (!ok) throw cfg::config_error(loc, path, "'" + id + "' is not a core of this platform", expected);
+            if (std::find(seen.begin(), seen.end(), id) != seen.end())
+                throw cfg::config_error(loc, path, "'" + id + "' runs two threads", "each core at most once");
+            seen.push_back(id);
         }
     });
 }

@@ -11,6 +11,7 @@
 #include "models/core.h"
 #include "models/generic_timer.h"
 #include "models/memory_system.h"
+#include "workloads/lock_loop.h"
 #include "sim/schema.h"
 
 namespace cohsim {
@@ -40,6 +41,7 @@ struct platform_config {
     interconnect_params interconnect;
     memory_params memory;
     generic_timer_params timer;
+    workload_params workload;
     static void describe(cfg::struct_schema<platform_config>& s);
 };
 

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 
@@ -42,14 +43,23 @@ struct json_stats : stat_visitor {
     json& out;
     explicit json_stats(json& o) : out(o) {}
     void counter(const std::string& name, const std::string&, std::uint64_t value) override { out[name] = value; }
+    void distribution(const std::string& name, const std::string&, const summary& s) override {
+        out[name] = {{"count", s.count}, {"min", s.min}, {"max", s.max}, {"mean", s.mean}, {"sd", s.sd}};
+    }
 };
 
-struct stat_names : stat_visitor {
-    std::vector<std::string> names;
-    std::vector<std::uint64_t> values;
-    void counter(const std::string& name, const std::string&, std::uint64_t value) override {
-        names.push_back(name);
-        values.push_back(value);
+// Reads named counters and distributions of a group.
+struct stat_reader : stat_visitor {
+    std::map<std::string, std::uint64_t> counters;
+    std::map<std::string, summary> dists;
+    explicit stat_reader(const stat_group* g = nullptr) {
+        if (g) g->accept(*this);
+    }
+    void counter(const std::string& name, const std::string&, std::uint64_t value) override { counters[name] = value; }
+    void distribution(const std::string& name, const std::string&, const summary& s) override { dists[name] = s; }
+    std::uint64_t get(const std::string& n) const {
+        auto it = counters.find(n);
+        return it == counters.end() ? 0 : it->second;
     }
 };
 
@@ -66,6 +76,28 @@ std::string si(double v) {
     return fixed(v, v < 10 && i ? 2 : (v < 100 && i ? 1 : 0)) + suffix[i];
 }
 
+// A wait in ns as text with a fitting unit.
+std::string wait_text(double ns) {
+    if (ns >= 1e9) return fixed(ns / 1e9, 3) + " s";
+    if (ns >= 1e6) return fixed(ns / 1e6, 3) + " ms";
+    if (ns >= 1e3) return fixed(ns / 1e3, 3) + " us";
+    return fixed(ns, 1) + " ns";
+}
+
+// Groups named "<core id>.<part>" (the core's L1, its lock thread).
+std::map<std::string, std::map<std::string, const stat_group*>> per_core_groups(const system_model& sys) {
+    std::map<std::string, std::map<std::string, const stat_group*>> out;
+    auto add = [&](const stat_group* g) {
+        const auto dot = g->name().rfind('.');
+        if (dot == std::string::npos) return;
+        const std::string owner = g->name().substr(0, dot);
+        if (sys.find_core(owner)) out[owner][g->name().substr(dot + 1)] = g;
+    };
+    for (const stat_group* g : sys.memory().stat_groups()) add(g);
+    for (const auto& t : sys.threads()) add(&t->stats());
+    return out;
+}
+
 }  // namespace
 
 json make_result(const system_model& sys, const run_outcome& run, const std::string& config_source) {
@@ -80,6 +112,7 @@ json make_result(const system_model& sys, const run_outcome& run, const std::str
     j["host_seconds"] = run.host_seconds;
     j["sim_events"] = run.events;
     j["config"] = to_json(effective_config(cfg));
+    const auto parts = per_core_groups(sys);
     json cores = json::array();
     for (const auto& c : sys.cores()) {
         json o;
@@ -92,6 +125,14 @@ json make_result(const system_model& sys, const run_outcome& run, const std::str
             run.simulated.fs ? static_cast<double>(c->time_asleep().fs) / static_cast<double>(run.simulated.fs) : 0.0;
         json_stats v(o);
         c->stats().accept(v);
+        auto it = parts.find(c->id());
+        if (it != parts.end())
+            for (const auto& [part, g] : it->second) {
+                json p;
+                json_stats pv(p);
+                g->accept(pv);
+                o[part] = std::move(p);
+            }
         cores.push_back(std::move(o));
     }
     j["cores"] = std::move(cores);
@@ -101,6 +142,14 @@ json make_result(const system_model& sys, const run_outcome& run, const std::str
     json_stats tv(timer);
     sys.timer().stats().accept(tv);
     comps[sys.timer().stats().name()] = std::move(timer);
+    for (const stat_group* g : sys.memory().stat_groups()) {
+        const auto dot = g->name().rfind('.');
+        if (dot != std::string::npos && sys.find_core(g->name().substr(0, dot))) continue;  // under its core
+        json p;
+        json_stats pv(p);
+        g->accept(pv);
+        comps[g->name()] = std::move(p);
+    }
     j["components"] = std::move(comps);
     return j;
 }
@@ -116,27 +165,38 @@ std::string format_table(const system_model& sys, const run_outcome& run) {
        << fixed(run.host_seconds, 3) << " s host (" << si(speed) << " simulated s per host s), " << run.events
        << " events (" << si(run.host_seconds > 0 ? run.events / run.host_seconds : 0) << "/s)\n\n";
 
+    const auto parts = per_core_groups(sys);
+    const bool workload = !sys.threads().empty();
     text_table t;
-    std::vector<std::string> header = {"core", "type", "freq", "asleep"};
-    stat_names first;
-    if (!sys.cores().empty()) sys.cores().front()->stats().accept(first);
-    for (const auto& n : first.names) header.push_back(n);
+    std::vector<std::string> header = {"core", "type", "freq"};
+    if (workload) header.insert(header.end(), {"acquisitions", "max wait", "mean wait", "stxr fail"});
+    header.insert(header.end(), {"L1 misses", "WFE sleeps", "asleep"});
     t.header(header);
     for (const auto& c : sys.cores()) {
-        stat_names s;
-        c->stats().accept(s);
-        std::vector<std::string> row = {
-            c->id(), cfg::value_traits<core_type>::format(c->type()), to_string(c->clock().freq()),
-            fixed(run.simulated.fs ? 100.0 * c->time_asleep().fs / run.simulated.fs : 0.0, 1) + "%"};
-        for (auto v : s.values) row.push_back(std::to_string(v));
+        auto it = parts.find(c->id());
+        const stat_group* lock = nullptr;
+        const stat_group* l1 = nullptr;
+        if (it != parts.end()) {
+            if (it->second.count("lock")) lock = it->second.at("lock");
+            if (it->second.count("l1")) l1 = it->second.at("l1");
+        }
+        if (workload && !lock) continue;  // show the cores that run something
+        const stat_reader core_stats(&c->stats()), lock_stats(lock), l1_stats(l1);
+        std::vector<std::string> row = {c->id(), cfg::value_traits<core_type>::format(c->type()),
+                                        to_string(c->clock().freq())};
+        if (workload) {
+            const auto w = lock_stats.dists.count("wait_ns") ? lock_stats.dists.at("wait_ns") : summary{};
+            row.insert(row.end(), {std::to_string(lock_stats.get("acquisitions")), w.count ? wait_text(w.max) : "-",
+                                   w.count ? wait_text(w.mean) : "-", std::to_string(l1_stats.get("stxr_fail"))});
+        }
+        row.insert(row.end(), {std::to_string(l1_stats.get("misses")), std::to_string(core_stats.get("wfe_sleeps")),
+                               fixed(run.simulated.fs ? 100.0 * c->time_asleep().fs / run.simulated.fs : 0.0, 1) + "%"});
         t.row(row);
     }
     os << t.str();
-    stat_names ts;
-    sys.timer().stats().accept(ts);
-    os << "\ntimer: event stream every " << to_string(sys.timer().event_time(1));
-    for (std::size_t i = 0; i < ts.names.size(); ++i) os << ", " << ts.names[i] << " " << ts.values[i];
-    os << "\n";
+    const stat_reader ts(&sys.timer().stats());
+    os << "\nevent stream every " << to_string(sys.timer().event_time(1)) << ", " << ts.get("event_stream_ticks")
+       << " ticks\n";
     return os.str();
 }
 

@@ -294,6 +294,43 @@ private:
     std::size_t m_min;
 };
 
+// A list of structs (e.g. the threads of a workload), paths PATH.INDEX.KEY.
+template <class S, class U>
+class list_group : public field<S> {
+public:
+    list_group(std::vector<U> S::*m, std::size_t min_items) : m_member(m), m_min(min_items) {}
+    void load(S& out, const node* n, const std::string& path, const source_loc& parent) const override {
+        auto& list = out.*m_member;
+        list.clear();
+        const std::string expected = "a list of maps, e.g. [{...}, {...}]";
+        if (!n) {
+            if (m_min > 0) fail_missing(parent, path, expected);
+            return;
+        }
+        if (n->k == node::kind::null) throw config_error(n->loc, path, "no value given", expected);
+        if (n->k != node::kind::seq) throw config_error(n->loc, path, std::string("found ") + n->kind_name(), expected);
+        if (n->items.size() < m_min)
+            throw config_error(n->loc, path, "needs at least " + std::to_string(m_min) + " entries", expected);
+        for (std::size_t i = 0; i < n->items.size(); ++i) {
+            U u{};
+            schema_of<U>().load(u, &n->items[i], join_path(path, std::to_string(i)), n->items[i].loc);
+            list.push_back(std::move(u));
+        }
+    }
+    node dump(const S& in) const override {
+        node l = node::seq();
+        for (const auto& u : in.*m_member) l.items.push_back(schema_of<U>().dump(u));
+        return l;
+    }
+    void list(std::vector<param_info>& out, const std::string& path) const override {
+        schema_of<U>().list(out, join_path(path, "<n>"));
+    }
+
+private:
+    std::vector<U> S::*m_member;
+    std::size_t m_min;
+};
+
 template <class S>
 class struct_schema {
 public:
@@ -312,6 +349,10 @@ public:
     void named(const char* key, named_list<U> S::*member, const char* placeholder, std::size_t min_items,
                const char* desc) {
         add(std::make_unique<named_group<S, U>>(member, placeholder, min_items), key, desc);
+    }
+    template <class U>
+    void sequence(const char* key, std::vector<U> S::*member, std::size_t min_items, const char* desc) {
+        add(std::make_unique<list_group<S, U>>(member, min_items), key, desc);
     }
     // A rule over several keys of this struct, run after they are loaded.
     // Throw config_error from it; `n` is this struct's map (may be null).

@@ -3,6 +3,7 @@
 // CSV writer all walk the same groups.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -11,9 +12,17 @@ namespace cohsim {
 
 class stat_group;
 
+struct summary {
+    std::uint64_t count = 0;
+    double min = 0, max = 0, mean = 0, sd = 0;
+};
+
 struct stat_visitor {
     virtual ~stat_visitor() = default;
     virtual void counter(const std::string& name, const std::string& desc, std::uint64_t value) = 0;
+    virtual void distribution(const std::string& name, const std::string& desc, const summary& s) {
+        (void)name, (void)desc, (void)s;
+    }
 };
 
 class stat {
@@ -48,6 +57,27 @@ private:
     std::uint64_t m_value = 0;
 };
 
+// Samples of a quantity (e.g. a wait in ns): count, min, max, mean, sd.
+class distribution : public stat {
+public:
+    using stat::stat;
+    void sample(double v) {
+        if (m_count == 0 || v < m_min) m_min = v;
+        if (m_count == 0 || v > m_max) m_max = v;
+        ++m_count;
+        // Welford's update: stable for long runs.
+        const double d = v - m_mean;
+        m_mean += d / static_cast<double>(m_count);
+        m_m2 += d * (v - m_mean);
+    }
+    summary get() const;
+    void accept(stat_visitor& v) const override { v.distribution(name(), desc(), get()); }
+
+private:
+    std::uint64_t m_count = 0;
+    double m_min = 0, m_max = 0, m_mean = 0, m_m2 = 0;
+};
+
 // A named set of stats (one per component instance, e.g. "little.2").
 class stat_group {
 public:
@@ -64,6 +94,16 @@ private:
     std::string m_name;
     std::vector<const stat*> m_stats;
 };
+
+inline summary distribution::get() const {
+    summary s;
+    s.count = m_count;
+    s.min = m_min;
+    s.max = m_max;
+    s.mean = m_mean;
+    s.sd = m_count > 1 ? std::sqrt(m_m2 / static_cast<double>(m_count - 1)) : 0.0;
+    return s;
+}
 
 inline stat::stat(stat_group& group, std::string name, std::string desc)
     : m_name(std::move(name)), m_desc(std::move(desc)) {

@@ -4,6 +4,16 @@
 
 namespace cohsim {
 
+namespace {
+// A well-mixed 64-bit hash (Steele, Lea, Flood: SplitMix64), for seeding.
+std::uint64_t splitmix64(std::uint64_t x) {
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+}  // namespace
+
 system_model::system_model(const platform_config& cfg) : m_cfg(cfg) {
     kernel::init();
     m_timer = std::make_unique<generic_timer>("timer", m_cfg.timer);
@@ -21,7 +31,14 @@ system_model::system_model(const platform_config& cfg) : m_cfg(cfg) {
     }
     m_mem = std::make_unique<memory_system>("memory", specs, m_cfg.interconnect, m_cfg.memory);
     for (const auto& c : m_cores) m_core_ptrs.push_back(c.get());
-    for (unsigned i = 0; i < m_cores.size(); ++i) m_cores[i]->connect(m_mem.get(), i, &m_core_ptrs);
+    for (unsigned i = 0; i < m_cores.size(); ++i) {
+        m_cores[i]->connect(m_mem.get(), i, &m_core_ptrs);
+        // Each core's first scheduler tick at a phase drawn from the seed.
+        const duration period = m_cores[i]->params().tick_period;
+        if (period.fs > 0) m_cores[i]->set_tick_phase({splitmix64(m_cfg.run.seed * 1024 + i) % period.fs});
+    }
+    for (const auto& t : m_cfg.workload.threads)
+        m_threads.push_back(std::make_unique<lock_thread>(*find_core(t.core), t, m_cfg.workload, lock_address));
 }
 
 core* system_model::find_core(const std::string& id) {

@@ -23,6 +23,9 @@ public:
     memory_system& memory() { return *m_mem; }
     const memory_system& memory() const { return *m_mem; }
     core* find_core(const std::string& id);
+    const std::vector<std::unique_ptr<lock_thread>>& threads() const { return m_threads; }
+    // The lock word of the built-in workload.
+    static constexpr std::uint64_t lock_address = 0x10000000;
     const core* find_core(const std::string& id) const;
 
 private:
@@ -31,6 +34,7 @@ private:
     std::vector<std::unique_ptr<core>> m_cores;
     std::vector<core*> m_core_ptrs;
     std::unique_ptr<memory_system> m_mem;
+    std::vector<std::unique_ptr<lock_thread>> m_threads;
     std::unique_ptr<generic_timer> m_timer;
 };
 

@@ -20,6 +20,7 @@ platform_config make(std::vector<std::string> sets) {
                            "big: {freq: 1.8GHz, core: cortex-a73, timing: {wfe_wake_latency: 10cycles}}}");
     o.emplace_back("test", "timer={freq: 1.92MHz, evnti: 8}");
     o.emplace_back("test", "interconnect={freq: 533MHz}");
+    o.emplace_back("test", "workload.threads=[]");
     for (auto& s : sets) o.emplace_back("test", s);
     return load_platform("", o);
 }

@@ -30,6 +30,7 @@ inline platform_config test_platform(const std::vector<std::string>& sets = {}) 
         "memory={latency: 100ns, bytes_per_second: 12800000000}",
         "timer={freq: 1.92MHz, evnti: 8, event_stream: false}",
         "run={duration: 1ms}",
+        "workload.threads=[]",
     };
     for (const char* b : base) o.emplace_back("test", b);
     for (const auto& s : sets) o.emplace_back("test", s);
