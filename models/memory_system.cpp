@@ -146,6 +146,7 @@ struct memory_system::impl {
         core_port* port = nullptr;
 
         bool busy = false;
+        duration issued_at;
         mem_request req;
         cevent ev = cevent::Load;
         std::function<void(const mem_response&)> done;
@@ -319,6 +320,7 @@ struct memory_system::impl {
         l1& c = *l1s.at(agent);
         if (c.busy) throw std::logic_error("core issued an access while one is outstanding");
         c.busy = true;
+        c.issued_at = kernel::now();
         c.req = r;
         c.done = std::move(done);
         (is_write(r) ? c.stores : c.loads) += 1;
@@ -779,6 +781,28 @@ memory_system::~memory_system() = default;
 void memory_system::attach(unsigned agent, core_port* port) { m->l1s.at(agent)->port = port; }
 
 void memory_system::check_invariants(bool on) { m->checking = on; }
+
+std::string memory_system::stuck_access(duration older_than) const {
+    const duration now = kernel::now();
+    for (const auto& c : m->l1s) {
+        if (!c->busy || now.fs - c->issued_at.fs < older_than.fs) continue;
+        const std::uint64_t line = line_of(c->req.addr);
+        std::ostringstream os;
+        os << "core " << c->stats.name().substr(0, c->stats.name().size() - 3) << " has waited "
+           << to_string(duration{now.fs - c->issued_at.fs}) << " for line " << impl::hex(line) << ": its L1 holds it in "
+           << protocol::name(c->state_of(line));
+        auto it = m->home.find(line);
+        if (it != m->home.end()) {
+            const auto& h = it->second;
+            os << "; the home has it in " << protocol::name(h.e.state) << (h.busy ? ", busy" : ", idle") << ", owner "
+               << h.e.owner << ", " << h.e.sharers.size() << " sharers, " << h.waiting.size() << " requests waiting";
+        } else {
+            os << "; the home has never seen it";
+        }
+        return os.str();
+    }
+    return {};
+}
 
 void memory_system::access(unsigned agent, const mem_request& r, std::function<void(const mem_response&)> done) {
     m->access(agent, r, std::move(done));

@@ -176,6 +176,12 @@ public:
     // multiple-readers for that line over all L1s; a violation throws.
     void check_invariants(bool on);
 
+    // Progress watchdog: a description of the first access outstanding for
+    // longer than `older_than` (a protocol deadlock: an access that the
+    // protocol never completes), or empty. Starvation is different: its
+    // accesses complete, they just never win.
+    std::string stuck_access(duration older_than) const;
+
 private:
     struct impl;
     std::unique_ptr<impl> m;

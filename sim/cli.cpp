@@ -22,6 +22,7 @@
 #include "sim/runner.h"
 #include "sim/system.h"
 #include "sim/text_table.h"
+#include "sim/watchdog.h"
 
 namespace po = boost::program_options;
 
@@ -197,13 +198,23 @@ int cmd_run(const std::vector<std::string>& args) {
     std::signal(SIGINT, on_signal);
     std::signal(SIGTERM, on_signal);
     progress_line progress(cfg.run.length, !quiet && isatty(STDERR_FILENO));
-    const run_outcome run =
-        run_for(cfg.run.length, [&](duration done, double host) { progress.update(done, host); }, &g_stop);
+    watchdog dog(sys);
+    std::string failure;
+    const run_outcome run = run_for(
+        cfg.run.length,
+        [&](duration done, double host) {
+            progress.update(done, host);
+            if (failure.empty()) failure = dog.check();
+            if (!failure.empty()) g_stop = true;
+        },
+        &g_stop);
     progress.finish();
     std::signal(SIGINT, SIG_DFL);
     std::signal(SIGTERM, SIG_DFL);
 
-    const std::string result = make_result(sys, run, source).dump(2) + "\n";
+    json result_json = make_result(sys, run, source);
+    if (!failure.empty()) result_json["error"] = failure;
+    const std::string result = result_json.dump(2) + "\n";
     const std::string effective = "# effective config of a cohsim " + std::string(version) + " run of " + source +
                                   "\n" + cfg::to_yaml(effective_config(cfg));
     const std::string out_json = (std::filesystem::path(out_dir) / "result.json").string();
@@ -215,6 +226,10 @@ int cmd_run(const std::vector<std::string>& args) {
         spdlog::debug("wrote {}", json_file);
     }
     if (!quiet) std::cout << format_table(sys, run);
+    if (!failure.empty()) {
+        std::cerr << "cohsim: " << failure << "\n";
+        return exit_failure;
+    }
     if (!run.completed) {
         spdlog::warn("interrupted after {} of {} simulated; results so far written to {}", to_string(run.simulated),
                      to_string(cfg.run.length), out_dir);

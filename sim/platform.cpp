@@ -10,6 +10,11 @@ void run_params::describe(cfg::struct_schema<run_params>& s) {
         .range(duration{1}, duration{3600 * fs_per_second});
     s.param("seed", &run_params::seed, "seed of every random choice; same config + seed = identical results")
         .def(1u);
+    s.param("deadlock_after", &run_params::deadlock_after,
+            "an access outstanding this long is a protocol deadlock: the run stops with a diagnostic "
+            "(a starved core's accesses complete; it is reported, not stopped)")
+        .def(duration{10'000'000'000'000ULL})
+        .range(duration{1'000'000'000}, duration{3600 * fs_per_second});
 }
 
 void cluster_params::describe(cfg::struct_schema<cluster_params>& s) {

@@ -19,6 +19,7 @@ namespace cohsim {
 struct run_params {
     duration length;
     std::uint64_t seed = 1;
+    duration deadlock_after;
     static void describe(cfg::struct_schema<run_params>& s);
 };
 

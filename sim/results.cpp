@@ -12,6 +12,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "sim/kernel.h"
 #include "sim/text_table.h"
 
 namespace cohsim {
@@ -133,6 +134,8 @@ json make_result(const system_model& sys, const run_outcome& run, const std::str
                 g->accept(pv);
                 o[part] = std::move(p);
             }
+        for (const auto& t : sys.threads())
+            if (t->params().core == c->id()) o["lock"]["longest_wait_ns"] = t->longest_wait_ns(kernel::now());
         cores.push_back(std::move(o));
     }
     j["cores"] = std::move(cores);
@@ -186,7 +189,10 @@ std::string format_table(const system_model& sys, const run_outcome& run) {
                                         to_string(c->clock().freq())};
         if (workload) {
             const auto w = lock_stats.dists.count("wait_ns") ? lock_stats.dists.at("wait_ns") : summary{};
-            row.insert(row.end(), {std::to_string(lock_stats.get("acquisitions")), w.count ? wait_text(w.max) : "-",
+            double longest = 0;
+            for (const auto& th : sys.threads())
+                if (th->params().core == c->id()) longest = th->longest_wait_ns(kernel::now());
+            row.insert(row.end(), {std::to_string(lock_stats.get("acquisitions")), wait_text(longest),
                                    w.count ? wait_text(w.mean) : "-", std::to_string(l1_stats.get("stxr_fail"))});
         }
         row.insert(row.end(), {std::to_string(l1_stats.get("misses")), std::to_string(core_stats.get("wfe_sleeps")),

@@ -18,8 +18,9 @@ struct run_outcome {
     bool completed = false;  // false: stopped early by `stop`
 };
 
-// `progress(simulated_so_far, host_seconds)` is called after every slice;
-// `stop` is polled between slices.
+// `progress(simulated_so_far, host_seconds)` is called after every slice
+// (it may throw to end the run, e.g. the deadlock watchdog); `stop` is polled
+// between slices.
 run_outcome run_for(duration length, const std::function<void(duration, double)>& progress,
                     const std::atomic<bool>* stop);
 

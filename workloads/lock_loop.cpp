@@ -41,7 +41,10 @@ lock_thread::lock_thread(core& c, const thread_params& t, const workload_params&
 void lock_thread::run(core& c) {
     for (;;) {
         const duration start = c.local_time();
+        m_wait_start = start;
+        m_trying = true;
         lock(c);
+        m_trying = false;
         ++m_acquisitions;
         m_wait_ns.sample(static_cast<double>(c.local_time().fs - start.fs) * 1e-6);
         if (m_thread.inside.n) c.work(m_thread.inside);
@@ -49,6 +52,12 @@ void lock_thread::run(core& c) {
         relax(c);
         if (m_thread.outside.n) c.work(m_thread.outside);
     }
+}
+
+double lock_thread::longest_wait_ns(duration now) const {
+    const double ongoing = now.fs > m_wait_start.fs ? ongoing_wait(now).ns() : 0.0;
+    const double done = m_wait_ns.get().count ? m_wait_ns.get().max : 0.0;
+    return ongoing > done ? ongoing : done;
 }
 
 void lock_thread::lock(core& c) {

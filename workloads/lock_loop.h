@@ -61,6 +61,11 @@ public:
     std::uint64_t acquisitions() const { return m_acquisitions.value(); }
     const distribution& waits() const { return m_wait_ns; }
     const thread_params& params() const { return m_thread; }
+    // How long the current spin_lock has been waiting (0 if it holds the lock
+    // or is not trying), at simulated time `now`.
+    duration ongoing_wait(duration now) const { return m_trying ? duration{now.fs - m_wait_start.fs} : duration{}; }
+    // The longest wait so far, counting one still going on at `now`, in ns.
+    double longest_wait_ns(duration now) const;
 
 private:
     void run(core& c);
@@ -72,6 +77,8 @@ private:
     workload_params m_work;
     std::uint64_t m_lock;
     std::uint64_t m_relax_calls = 0;
+    bool m_trying = false;
+    duration m_wait_start;
     stat_group m_stats;
     counter m_acquisitions{m_stats, "acquisitions", "times this core took the lock"};
     distribution m_wait_ns{m_stats, "wait_ns", "from starting spin_lock to owning the lock, ns"};

@@ -236,6 +236,20 @@ TEST_F(Cli, InterruptKeepsTheResultsSoFar) {
     EXPECT_TRUE(fs::exists(m_dir / "cohsim-out" / "config.yaml"));
 }
 
+TEST_F(Cli, DeadlockWatchdogStopsWithADiagnostic) {
+    // A 100000-cycle hold window keeps big.3's request waiting ~120 us; with
+    // deadlock_after at 1 us the watchdog must call that a deadlock.
+    const auto r = run({"run", "--duration", "1ms", "-q", "--set", "clusters.little.exclusive.hold_window=100000cycles",
+                        "--set", "run.deadlock_after=1us"});
+    EXPECT_EQ(r.status, 1) << r.err;
+    EXPECT_NE(r.err.find("protocol deadlock: core big.3 has waited"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("for line 0x10000000: its L1 holds it in IM_D; the home has it in M, busy"), std::string::npos)
+        << r.err;
+    const json j = read_json("cohsim-out/result.json");  // what was simulated is kept
+    EXPECT_EQ(j["completed"], false);
+    EXPECT_NE(j["error"].get<std::string>().find("protocol deadlock"), std::string::npos);
+}
+
 TEST_F(Cli, BenchReportsSpeedAndMemory) {
     const auto r = wait_for(spawn(COHSIM_BENCH_BINARY, {"--duration", "10ms"}));
     ASSERT_EQ(r.status, 0) << r.err;
