@@ -104,6 +104,17 @@ void interconnect_params::describe(cfg::struct_schema<interconnect_params>& s) {
             "interconnect cycles one 64-byte line holds the data channel")
         .def(interconnect_params{}.data_occupancy)
         .range(cycles{1}, cycles{1000});
+    s.param("far_atomics", &interconnect_params::far_atomics,
+            "LSE atomics are performed at the interconnect (far) instead of in the L1 after taking the line (near)")
+        .def(false);
+    s.param("link_latency", &interconnect_params::link_latency,
+            "one crossing of the inter-socket link (only with clusters on several sockets)")
+        .def(interconnect_params{}.link_latency)
+        .range(duration{0}, duration{100'000'000'000ULL});
+    s.param("link_bytes_per_second", &interconnect_params::link_bytes_per_second,
+            "inter-socket link bandwidth each way, bytes per second")
+        .def(interconnect_params{}.link_bytes_per_second)
+        .range(std::uint64_t{1'000'000}, std::uint64_t{10'000'000'000'000ULL});
 }
 
 void memory_params::describe(cfg::struct_schema<memory_params>& s) {
@@ -199,6 +210,7 @@ struct memory_system::impl {
         std::uint64_t line;
         bool at_ic;
         duration arrived;
+        bool far = false;  // a far atomic: served at the interconnect, no copy for the requester
     };
 
     struct transaction {
@@ -207,6 +219,7 @@ struct memory_system::impl {
         hevent ev = hevent::GetS;
         int owner_at_start = -1;
         bool global = false;
+        bool far = false;
         int answers_left = 0;
         bool owner_dirty = false;
         duration ready;  // latest of data and answers, at the point of serialisation
@@ -231,6 +244,9 @@ struct memory_system::impl {
     std::unordered_map<std::uint64_t, home_line> home;
     std::unordered_map<std::uint64_t, std::uint64_t> words;
     duration req_free, snoop_free, data_free, mem_free;
+    std::map<std::pair<unsigned, unsigned>, duration> link_free;
+    std::vector<unsigned> socket_of;  // per cluster
+    unsigned sockets = 1;
     unsigned rr_last = 0;
     bool checking = false;
 
@@ -252,6 +268,8 @@ struct memory_system::impl {
     counter ic_snoops{ic_stats, "snoops", "snoops sent to clusters"};
     counter ic_transfers{ic_stats, "cross_cluster_transfers", "lines supplied by a cache in another cluster"};
     counter mem_reads{ic_stats, "memory_reads", "lines read from memory"};
+    counter far_atomics{ic_stats, "far_atomics", "atomics performed at the interconnect"};
+    counter link_crossings{ic_stats, "link_crossings", "messages that crossed the inter-socket link"};
 
     impl(memory_system& s, const std::vector<cluster_spec>& specs, const interconnect_params& icp_,
          const memory_params& memp_)
@@ -260,6 +278,8 @@ struct memory_system::impl {
         unsigned agent = 0;
         for (unsigned c = 0; c < specs.size(); ++c) {
             clusters.push_back(std::make_unique<cluster>(specs[c]));
+            socket_of.push_back(specs[c].socket);
+            sockets = std::max(sockets, specs[c].socket + 1);
             for (unsigned i = 0; i < specs[c].cores; ++i) {
                 clusters.back()->agents.push_back(agent);
                 l1s.push_back(std::make_unique<l1>(agent++, c, specs[c].name + "." + std::to_string(i), specs[c].params));
@@ -281,6 +301,21 @@ struct memory_system::impl {
         return ic.edge_after(start, lat);
     }
     duration to_cluster(unsigned c, duration t) const { return clk(c).next_edge(t); }
+
+    unsigned home_socket(std::uint64_t line) const { return static_cast<unsigned>((line / line_bytes) % sockets); }
+    // A hop between cluster `c` and the home of `line`: crosses the
+    // inter-socket link when they are on different sockets.
+    duration cross(duration t, unsigned c, std::uint64_t line, bool to_home, bool data) {
+        const unsigned a = socket_of[c], h = home_socket(line);
+        if (a == h) return t;
+        const auto key = to_home ? std::make_pair(a, h) : std::make_pair(h, a);
+        duration& free = link_free[key];
+        const duration start = t < free ? free : t;
+        const std::uint64_t bytes = data ? line_bytes : 16;
+        free = duration{start.fs + bytes * fs_per_second / icp.link_bytes_per_second};
+        ++link_crossings;
+        return duration{start.fs + icp.link_latency.fs};
+    }
 
     std::uint64_t arb_key(unsigned agent) const {
         const unsigned n = static_cast<unsigned>(l1s.size());
@@ -331,6 +366,21 @@ struct memory_system::impl {
             ++c.stxr_fail;
             finish(c, mem_response{0, false, in_cluster(c.cluster, now, clusters[c.cluster]->p.l1.hit_latency)});
             return;
+        }
+        if (r.kind == mem_request::atomic && icp.far_atomics) {
+            const std::uint64_t line = line_of(r.addr);
+            const cstate st = c.state_of(line);
+            if (!can_write(st) && !c.wb.count(line)) {
+                // Far: to the interconnect; the L1 keeps whatever it holds
+                // until the home's snoops take it away.
+                ++c.misses;
+                request_msg m{c.agent, request::GetM, line, false,
+                              in_cluster(c.cluster, in_cluster(c.cluster, now, clusters[c.cluster]->p.l1.hit_latency),
+                                         clusters[c.cluster]->p.scu.request_latency)};
+                m.far = true;
+                q->at(m.arrived, rank(ph_request, arb_key(c.agent)), [this, m] { arrive(m); });
+                return;
+            }
         }
         switch (r.kind) {
             case mem_request::load: c.ev = cevent::Load; break;
@@ -501,7 +551,8 @@ struct memory_system::impl {
     void process(home_line& h, const request_msg& m) {
         const duration now = kernel::now();
         const unsigned k = l1s[m.agent]->cluster;
-        const hevent ev = h.e.classify(m.r, static_cast<int>(m.agent));
+        // A far atomic snoops every copy, the requester's own included.
+        const hevent ev = m.far ? hevent::GetM : h.e.classify(m.r, static_cast<int>(m.agent));
         const home_cell& cell = home_transition(h.e.state, ev);
         if (cell.kind != outcome::ok)
             protocol_error("home " + hex(m.line) + " in " + protocol::name(h.e.state) + ": " + protocol::name(ev) + " from core " +
@@ -516,7 +567,15 @@ struct memory_system::impl {
                   [this, agent, line] { put_ack(*l1s[agent], line); });
             return;
         }
-        const auto t = targets(h, cell, m.agent);
+        const auto t = targets(h, cell, m.far ? ~0u : m.agent);
+        if (!m.at_ic && m.far) {
+            request_msg fwd = m;
+            fwd.at_ic = true;
+            const duration at = through(cross(now, k, m.line, true, false), &req_free, icp.request_occupancy,
+                                        icp.request_latency);
+            q->at(at, rank(ph_request, arb_key(m.agent)), [this, fwd] { arrive(fwd); });
+            return;
+        }
         if (!m.at_ic) {
             bool local = std::all_of(t.begin(), t.end(), [&](int a) { return cluster_of(a) == k; });
             if (cell.mem_read) local = local && cl.l2.find(m.line) != nullptr;
@@ -524,7 +583,8 @@ struct memory_system::impl {
             if (!local) {
                 request_msg fwd = m;
                 fwd.at_ic = true;
-                const duration at = through(now, &req_free, icp.request_occupancy, icp.request_latency);
+                const duration at = through(cross(now, k, m.line, true, false), &req_free, icp.request_occupancy,
+                                            icp.request_latency);
                 q->at(at, rank(ph_request, arb_key(m.agent)), [this, fwd] { arrive(fwd); });
                 return;
             }
@@ -538,6 +598,7 @@ struct memory_system::impl {
         tx.ev = ev;
         tx.owner_at_start = h.e.owner;
         tx.global = m.at_ic;
+        tx.far = m.far;
         tx.ready = now;
         if (icp.arbiter == arbitration::round_robin) rr_last = m.agent;
         const std::uint64_t line = m.line;
@@ -561,7 +622,7 @@ struct memory_system::impl {
             for (int a : t) ++tx.cluster_left[cluster_of(a)], snooped[cluster_of(a)] = true;
             if (!icp.snoop_filter)
                 for (unsigned j = 0; j < clusters.size(); ++j)
-                    if (j != k) snooped[j] = true;
+                    if (j != k || m.far) snooped[j] = true;
             if (cell.mem_read) {
                 tx.ready = memory_data(m.line, k, now);
             }
@@ -569,12 +630,14 @@ struct memory_system::impl {
                 if (!snooped[j]) continue;
                 ++tx.answers_left;
                 ++ic_snoops;
-                const duration at = to_cluster(j, through(now, &snoop_free, cycles{1}, icp.snoop_latency));
+                const duration at =
+                    to_cluster(j, cross(through(now, &snoop_free, cycles{1}, icp.snoop_latency), j, line, false, false));
                 if (tx.cluster_left[j] == 0) {
                     // Nothing to see here: the SCU answers from its duplicate tags.
                     ++clusters[j]->snoops_in;
-                    const duration back = through(in_cluster(j, at, clusters[j]->p.scu.snoop_miss_latency), nullptr,
-                                                  cycles{1}, icp.response_latency);
+                    const duration back =
+                        through(cross(in_cluster(j, at, clusters[j]->p.scu.snoop_miss_latency), j, line, true, false),
+                                nullptr, cycles{1}, icp.response_latency);
                     q->at(back, rank(ph_response, j), [this, line] { answer_at_home(line, -1, false, false); });
                     continue;
                 }
@@ -602,9 +665,10 @@ struct memory_system::impl {
             if (j == k || !clusters[j]->l2.find(line)) continue;
             ++clusters[j]->l2_hits;
             ++ic_transfers;
-            const duration at = to_cluster(j, through(now, &snoop_free, cycles{1}, icp.snoop_latency));
-            return through(in_cluster(j, at, clusters[j]->p.l2.latency), &data_free, icp.data_occupancy,
-                           icp.response_latency);
+            const duration at =
+                to_cluster(j, cross(through(now, &snoop_free, cycles{1}, icp.snoop_latency), j, line, false, false));
+            return through(cross(in_cluster(j, at, clusters[j]->p.l2.latency), j, line, true, true), &data_free,
+                           icp.data_occupancy, icp.response_latency);
         }
         ++mem_reads;
         duration start = ic.next_edge(now);
@@ -675,8 +739,9 @@ struct memory_system::impl {
         if (tx.cluster_ready[k] < at_scu) tx.cluster_ready[k] = at_scu;
         if (agent == tx.owner_at_start) tx.owner_dirty = dirty, owner_answered(tx, data);
         if (--tx.cluster_left[k] > 0) return;
-        const duration back = data ? through(tx.cluster_ready[k], &data_free, icp.data_occupancy, icp.response_latency)
-                                   : through(tx.cluster_ready[k], nullptr, cycles{1}, icp.response_latency);
+        const duration leave = cross(tx.cluster_ready[k], k, line, true, data);
+        const duration back = data ? through(leave, &data_free, icp.data_occupancy, icp.response_latency)
+                                   : through(leave, nullptr, cycles{1}, icp.response_latency);
         q->at(back, rank(ph_response, k), [this, line] { answer_at_home(line, -1, false, false); });
     }
 
@@ -699,6 +764,7 @@ struct memory_system::impl {
 
     void grant_now(home_line& h) {
         transaction& tx = h.tx;
+        if (tx.far) return far_result(h);
         const grant g = tx.owner_dirty ? tx.cell->grant_dirty : tx.cell->grant_clean;
         h.e.apply(*tx.cell, static_cast<int>(tx.req.agent), tx.owner_dirty);
         const unsigned agent = tx.req.agent, k = l1s[agent]->cluster;
@@ -706,14 +772,32 @@ struct memory_system::impl {
         const bool data = g == grant::Data_S || g == grant::Data_E || g == grant::Data_M;
         duration at;
         if (tx.global) {
-            const duration at_scu = to_cluster(k, through(tx.ready, &data_free, data ? icp.data_occupancy : cycles{1},
-                                                          icp.data_latency));
+            const duration at_scu = to_cluster(
+                k, cross(through(tx.ready, &data_free, data ? icp.data_occupancy : cycles{1}, icp.data_latency), k, line,
+                         false, data));
             at = in_cluster(k, at_scu, clusters[k]->p.scu.snoop_latency);
             touch_l2(*clusters[k], line);
         } else {
             at = in_cluster(k, tx.ready, clusters[k]->p.scu.snoop_latency);
         }
         q->at(at, rank(ph_response, agent), [this, agent, g, line] { grant_at_l1(*l1s[agent], g, line); });
+    }
+
+    // A far atomic: every copy is gone; the home performs the operation and
+    // returns the old value; nobody caches the line now.
+    void far_result(home_line& h) {
+        transaction& tx = h.tx;
+        ++far_atomics;
+        h.e = home_entry{};
+        l1& c = *l1s[tx.req.agent];
+        const unsigned k = c.cluster;
+        const std::uint64_t line = tx.req.line;
+        const duration at_scu = to_cluster(
+            k, cross(through(tx.ready, &data_free, cycles{1}, icp.data_latency), k, line, false, false));
+        const duration at = in_cluster(k, at_scu, clusters[k]->p.scu.snoop_latency);
+        const mem_response resp = perform(c, at);
+        q->at(at, rank(ph_response, c.agent), [this, &c, resp] { finish(c, resp); });
+        unblock(line);
     }
 
     void grant_at_l1(l1& c, grant g, std::uint64_t line) {
@@ -730,7 +814,7 @@ struct memory_system::impl {
         const unsigned k = c.cluster;
         const bool global = home[line].tx.global;
         duration at = in_cluster(k, kernel::now(), clusters[k]->p.scu.request_latency);
-        if (global) at = through(at, nullptr, cycles{1}, icp.response_latency);
+        if (global) at = through(cross(at, k, line, true, false), nullptr, cycles{1}, icp.response_latency);
         q->at(at, rank(ph_response, c.agent), [this, line] { unblock(line); });
         // The core's access now performs.
         const cevent replay = c.ev == cevent::Unique && c.req.kind == mem_request::load_exclusive && can_read(cell.next)

@@ -24,8 +24,15 @@
 //     writes the granule or takes the line away, and optionally on eviction;
 //     a hold window delays snoops to a freshly reserved line.
 //   - LSE atomics performed near: in the L1, after obtaining the line unique.
-// Not modelled (yet): far atomics, store buffers (a store completes before
-// the next instruction), an L3, several sockets, instruction fetch.
+//   - LSE atomics performed far when the platform says so: at the point of
+//     serialisation, after every cached copy is invalidated; the requester
+//     gets the old value and no copy of the line.
+//   - Several sockets: each cluster sits on a socket; a line's home is on
+//     socket (line / 64) mod sockets (interleaved); every hop between a
+//     cluster and a home on another socket crosses the link, which adds
+//     `link_latency` and holds the link for the message's bytes.
+// Not modelled (yet): store buffers (a store completes before the next
+// instruction), an L3 (DynamIQ), instruction fetch.
 // Data values live in one functional memory read and written at the instant
 // an access performs in its L1; the protocol decides when that may happen.
 #pragma once
@@ -99,6 +106,9 @@ struct interconnect_params {
     cycles data_latency{4};      // point of serialisation -> requesting cluster
     cycles request_occupancy{1}; // cycles a message holds the request channel
     cycles data_occupancy{4};    // cycles a 64-byte line holds the data channel
+    bool far_atomics = false;    // LSE atomics performed at the interconnect
+    duration link_latency{100'000'000};                 // between sockets, each way
+    std::uint64_t link_bytes_per_second = 25'000'000'000ULL;
     static void describe(cfg::struct_schema<interconnect_params>& s);
 };
 
@@ -148,6 +158,7 @@ public:
         const clock_domain* clock;
         unsigned cores;
         cluster_memory_params params;
+        unsigned socket = 0;
     };
 
     memory_system(const sc_core::sc_module_name& name, const std::vector<cluster_spec>& clusters,

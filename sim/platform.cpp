@@ -24,6 +24,9 @@ void cluster_params::describe(cfg::struct_schema<cluster_params>& s) {
         .def(1u)
         .range(1u, 256u);
     s.param("core", &cluster_params::core, "core micro-architecture of every core in the cluster");
+    s.param("socket", &cluster_params::socket, "the socket the cluster sits on (several sockets: see interconnect.link_*)")
+        .def(0u)
+        .range(0u, 63u);
     s.sub("timing", &cluster_params::timing, "core timing (defaults: the core type's preset)");
     s.sub("l1", &cluster_params::l1, "private L1 data cache of each core");
     s.sub("l2", &cluster_params::l2, "cluster-shared L2");

@@ -26,6 +26,7 @@ struct run_params {
 struct cluster_params {
     frequency freq;
     std::uint32_t cores = 1;
+    std::uint32_t socket = 0;
     core_type core = core_type::cortex_a53;
     core_params timing;
     l1_params l1;

@@ -20,7 +20,7 @@ system_model::system_model(const platform_config& cfg) : m_cfg(cfg) {
     std::vector<memory_system::cluster_spec> specs;
     for (const auto& [name, cl] : m_cfg.clusters) {
         m_domains.push_back(std::make_unique<clock_domain>(name, cl.freq));
-        specs.push_back({name, m_domains.back().get(), cl.cores, {cl.l1, cl.l2, cl.scu, cl.exclusive}});
+        specs.push_back({name, m_domains.back().get(), cl.cores, {cl.l1, cl.l2, cl.scu, cl.exclusive}, cl.socket});
         for (unsigned i = 0; i < cl.cores; ++i) {
             const std::string id = name + "." + std::to_string(i);
             const std::string module_name = name + "_" + std::to_string(i);

@@ -64,3 +64,38 @@ TEST(RandomTester, EightCoresFalseSharingTinyCaches) {
     EXPECT_EQ(r.finished, 8u);
     EXPECT_GE(r.ops, 100'000u);
 }
+
+TEST(LostUpdate, FarLdadd) {
+    system_model sys(test_platform({"interconnect.far_atomics=true"}));
+    std::vector<std::uint64_t> olds;
+    unsigned finished = 0;
+    for (const char* id : {"little.0", "little.1", "big.0", "big.1"})
+        sys.find_core(id)->set_program([&](core& c) {
+            for (int i = 0; i < 300; ++i) olds.push_back(c.atomic(atomic_op::add, counter_addr, 1));
+            ++finished;
+        });
+    run_until_done(finished, 4);
+    ASSERT_EQ(finished, 4u);
+    EXPECT_EQ(sys.memory().peek(counter_addr, 8), 1200u);
+    std::sort(olds.begin(), olds.end());
+    for (std::uint64_t i = 0; i < olds.size(); ++i) ASSERT_EQ(olds[i], i);
+}
+
+TEST(LostUpdate, TwoSocketsLlsc) {
+    system_model sys(test_platform({"clusters.big.socket=1"}));
+    sys.memory().check_invariants(true);
+    unsigned finished = 0;
+    for (const char* id : {"little.0", "little.1", "big.0", "big.1"})
+        sys.find_core(id)->set_program([&](core& c) {
+            for (int i = 0; i < 300; ++i) {
+                std::uint64_t v;
+                do {
+                    v = c.load_exclusive(counter_addr + 64);  // homed on socket 1
+                } while (!c.store_exclusive(counter_addr + 64, v + 1));
+            }
+            ++finished;
+        });
+    run_until_done(finished, 4);
+    ASSERT_EQ(finished, 4u);
+    EXPECT_EQ(sys.memory().peek(counter_addr + 64, 8), 1200u);
+}

@@ -163,3 +163,50 @@ TEST(MemoryLatency, TransferInsideTheClusterStaysThere) {
     EXPECT_EQ(sys.memory().l1_state(0, A), cstate::O);
     EXPECT_EQ(sys.memory().l1_state(1, A), cstate::S);
 }
+
+TEST(MemoryLatency, FarAtomicFromMemory) {
+    system_model sys(test_platform({"interconnect.far_atomics=true"}));
+    op_times at;
+    std::uint64_t old = 99;
+    sys.memory().poke(A, 8, 5);
+    sys.find_core("little.0")->set_program([&](core& c) {
+        at.before = c.local_time();
+        old = c.atomic(atomic_op::add, A, 3);
+        at.after = c.local_time();
+    });
+    run_for_fs(10'000'000'000ULL);
+    const hops h;
+    // Straight to the interconnect (3 + 2 little cycles, 26 interconnect);
+    // it snoops both clusters (a far atomic leaves no copy anywhere, the
+    // requester's included), reads memory, and returns the old value.
+    const duration at_ic = h.ic(h.L.time_of(5), 26);
+    const duration mem = h.I.next_edge(duration{at_ic.fs + 100'000'000});
+    const duration little_back = h.ic(h.L.edge_after(h.L.next_edge(h.ic(at_ic, 27)), cycles{6}), 26);
+    const duration big_back = h.ic(h.B.edge_after(h.B.next_edge(h.ic(at_ic, 27)), cycles{6}), 26);
+    const duration ready = hops::max(mem, hops::max(little_back, big_back));
+    EXPECT_EQ(at.after.fs, h.L.edge_after(h.L.next_edge(h.ic(ready, 26)), cycles{2}).fs);
+    EXPECT_EQ(old, 5u);
+    EXPECT_EQ(sys.memory().peek(A, 8), 8u);
+    EXPECT_EQ(sys.memory().l1_state(0, A), cstate::I);  // no copy for the requester
+}
+
+TEST(MemoryLatency, RemoteSocketCrossesTheLinkBothWays) {
+    // little on socket 0, big on socket 1; line 0x1000 is homed on socket
+    // (0x1000 / 64) mod 2 = 0.
+    system_model sys(test_platform({"clusters.big.socket=1", "interconnect.link_latency=100ns"}));
+    op_times rd;
+    sys.find_core("big.0")->set_program([&](core& c) {
+        rd.before = c.local_time();
+        c.load(A);
+        rd.after = c.local_time();
+    });
+    run_for_fs(10'000'000'000ULL);
+    const hops h;
+    const std::uint64_t link = 100'000'000;
+    const duration at_ic = h.ic(duration{h.B.time_of(5).fs + link}, 26);
+    const duration mem = h.I.next_edge(duration{at_ic.fs + 100'000'000});
+    const duration little_back = h.ic(h.L.edge_after(h.L.next_edge(h.ic(at_ic, 27)), cycles{6}), 26);
+    const duration ready = hops::max(mem, little_back);
+    const duration done = h.B.edge_after(h.B.next_edge(duration{h.ic(ready, 26).fs + link}), cycles{2});
+    EXPECT_EQ(rd.after.fs, done.fs);
+}
