@@ -14,8 +14,20 @@ void generic_timer_params::describe(cfg::struct_schema<generic_timer_params>& s)
         .def(true);
     s.param("evnti", &generic_timer_params::evnti,
             "counter bit whose 0->1 transition fires an event: period = 2^(evnti+1) counter ticks "
-            "(Linux <= 5.10 picks 8 at 1.92MHz, 11 at 19.2MHz; arm-sync.md section 3.5)")
+            "(Linux <= 5.10 picks 8 at 1.92MHz, 11 at 19.2MHz; arm-sync.md section 3.5); give this or period")
+        .def(std::nullopt)
         .range(0u, 15u);
+    s.param("period", &generic_timer_params::period, "event-stream period set directly; give this or evnti")
+        .def(std::nullopt)
+        .range(duration{1'000'000}, duration{fs_per_second});
+    s.rule([](const generic_timer_params& t, const cfg::node* n, const std::string& path) {
+        if (t.evnti.has_value() == t.period.has_value()) {
+            const cfg::node* at = n ? (n->find("period") ? n->find("period") : n) : nullptr;
+            throw cfg::config_error(at ? at->loc : cfg::source_loc{}, cfg::join_path(path, t.evnti ? "period" : "evnti"),
+                                    t.evnti ? "both evnti and period are given" : "neither evnti nor period is given",
+                                    "exactly one of them");
+        }
+    });
 }
 
 generic_timer::generic_timer(const sc_core::sc_module_name& name, const generic_timer_params& params)

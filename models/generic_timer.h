@@ -6,6 +6,7 @@
 // cores at the same instant. Event k fires at counter cycle k * 2^(EVNTI+1),
 // converted to time exactly by the counter's clock domain; each core then
 // aligns it to its own clock (see core.h).
+// The period can also be set directly (`timer.period`), for what-if runs.
 // Not modelled: EVNTDIR (1->0 trigger: same period, shifted by half), EVNTIS
 // scaling, the timer's compare/interrupt registers.
 // Cost: one simulation event per stream tick, however many cores listen.
@@ -14,6 +15,7 @@
 #include <systemc>
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "sim/clock_domain.h"
@@ -27,7 +29,8 @@ class core;
 struct generic_timer_params {
     frequency freq;
     bool event_stream = true;
-    std::uint32_t evnti = 0;
+    std::optional<std::uint32_t> evnti;
+    std::optional<duration> period;  // set directly instead of evnti
     static void describe(cfg::struct_schema<generic_timer_params>& s);
 };
 
@@ -38,10 +41,14 @@ public:
 
     void subscribe(core* c) { m_cores.push_back(c); }
 
-    // Counter ticks between two stream events: 2^(EVNTI+1).
-    std::uint64_t period_ticks() const { return std::uint64_t{2} << m_params.evnti; }
+    // Counter ticks between two stream events: 2^(EVNTI+1) (0 when the
+    // period is set directly).
+    std::uint64_t period_ticks() const { return m_params.evnti ? std::uint64_t{2} << *m_params.evnti : 0; }
     // Time of stream event k (k >= 1).
-    duration event_time(std::uint64_t k) const { return m_counter.time_of(k * period_ticks()); }
+    duration event_time(std::uint64_t k) const {
+        if (m_params.period) return duration{k * m_params.period->fs};
+        return m_counter.time_of(k * period_ticks());
+    }
     const clock_domain& counter_clock() const { return m_counter; }
     const stat_group& stats() const { return m_stats; }
 

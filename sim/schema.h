@@ -117,6 +117,21 @@ struct value_traits<E, std::enable_if_t<std::is_enum_v<E>>> {
     }
 };
 
+// An optional value: null (`~`) or absent means unset.
+template <class T>
+struct is_optional : std::false_type {};
+template <class U>
+struct is_optional<std::optional<U>> : std::true_type {};
+
+template <class U>
+struct value_traits<std::optional<U>> {
+    static constexpr const char* type = value_traits<U>::type;
+    static constexpr const char* unit = value_traits<U>::unit;
+    static constexpr node::style style = value_traits<U>::style;
+    static std::optional<U> parse(const std::string& s) { return value_traits<U>::parse(s); }
+    static std::string format(const std::optional<U>& v) { return v ? value_traits<U>::format(*v) : "(unset)"; }
+};
+
 // ---- schema --------------------------------------------------------------
 
 // Map of user-named entries (e.g. clusters), kept in document order.
@@ -189,7 +204,13 @@ public:
             out.*m_member = *m_default;
             return;
         }
-        if (n->k == node::kind::null) throw config_error(n->loc, path, "no value given", expected_text());
+        if (n->k == node::kind::null) {
+            if constexpr (is_optional<T>::value) {
+                out.*m_member = std::nullopt;
+                return;
+            }
+            throw config_error(n->loc, path, "no value given", expected_text());
+        }
         if (n->k != node::kind::scalar)
             throw config_error(n->loc, path, std::string("found ") + n->kind_name(), expected_text());
         T v;
@@ -206,6 +227,9 @@ public:
     }
 
     node dump(const S& in) const override {
+        if constexpr (is_optional<T>::value) {
+            if (!(in.*m_member)) return node{};
+        }
         return node::scalar(value_traits<T>::format(in.*m_member), value_traits<T>::style);
     }
 

@@ -96,3 +96,11 @@ TEST(EventStream, DisabledStreamNeverWakes) {
     for (const auto& c : sys.cores()) EXPECT_EQ(c->last_wake().fs, 0u);
     EXPECT_EQ(kernel::events(), sys.cores().size());  // just the start-up activations
 }
+
+TEST(EventStream, PeriodSetDirectly) {
+    system_model sys(make({"timer={freq: 1.92MHz, period: 100us}"}));
+    EXPECT_EQ(sys.timer().event_time(3).fs, 300'000'000'000u);
+    run_until(250'000'000'000ULL);
+    // Little core: event 2 at 200 us = 166400 cycles exactly, + 4 cycles.
+    EXPECT_EQ(sys.find_core("little.0")->last_wake().fs, clock_domain("l", frequency{832'000'000}).time_of(166'404).fs);
+}

@@ -305,3 +305,17 @@ TEST_F(ConfigTest, ParamsListEveryLeafOnce) {
         expect_has(yaml, leaf + ":");
     }
 }
+
+TEST_F(ConfigTest, EventStreamPeriodGivenDirectlyOrByEvnti) {
+    const auto f = write("a.yaml", minimal);
+    const auto direct = load(f, {"timer={freq: 19.2MHz, period: 100us}"});
+    ASSERT_TRUE(direct.timer.period.has_value());
+    EXPECT_EQ(direct.timer.period->fs, 100'000'000'000ULL);
+    EXPECT_FALSE(direct.timer.evnti.has_value());
+    const std::string yaml = cfg::to_yaml(effective_config(direct));
+    expect_has(yaml, "evnti: ~");  // unset, and the dump says so
+    EXPECT_EQ(cfg::to_yaml(effective_config(load(write("eff.yaml", yaml)))), yaml);
+    expect_has(error_of(f, {"timer={freq: 19.2MHz, evnti: 8, period: 100us}"}),
+               "--set #1:1:41: timer.period: both evnti and period are given (expected exactly one of them)");
+    expect_has(error_of(f, {"timer={freq: 19.2MHz}"}), "timer.evnti: neither evnti nor period is given");
+}
