@@ -85,6 +85,7 @@ public:
     // Set-up, before the simulation starts.
     void set_program(program p) { m_program = std::move(p); }
     void set_tick_phase(duration first_tick);
+    duration next_tick() const { return m_next_tick; }
     void connect(memory_system* mem, unsigned agent, const std::vector<core*>* all_cores);
     unsigned agent() const { return m_agent; }
 

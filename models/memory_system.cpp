@@ -169,6 +169,9 @@ struct memory_system::impl {
         counter misses{stats, "misses", "accesses that needed the home (GetS, GetM or upgrade)"};
         counter upgrades{stats, "upgrades", "misses that only needed permission (S or O to unique)"};
         counter snoops{stats, "snoops", "snoops received"};
+        counter snoops_fwd_gets{stats, "snoops_fwd_gets", "snoops for another core's read (Fwd_GetS)"};
+        counter snoops_fwd_getm{stats, "snoops_fwd_getm", "snoops for another core's write, to the owner (Fwd_GetM)"};
+        counter snoops_inv{stats, "snoops_inv", "invalidations for another core's write, to sharers (Inv)"};
         counter lines_lost{stats, "lines_lost", "lines taken away by another core's write"};
         counter writebacks{stats, "writebacks", "evictions (PutS/PutE/PutO/PutM)"};
         counter stxr_success{stats, "stxr_success", "store-exclusives that wrote"};
@@ -265,6 +268,9 @@ struct memory_system::impl {
 
     stat_group ic_stats{"interconnect"};
     counter ic_requests{ic_stats, "requests", "requests that reached the interconnect"};
+    counter ic_gets{ic_stats, "requests_gets", "ReadShared requests (GetS) at the interconnect"};
+    counter ic_getm{ic_stats, "requests_getm", "ReadUnique requests (GetM) at the interconnect"};
+    counter ic_upg{ic_stats, "requests_upgrade", "CleanUnique requests (upgrades) at the interconnect"};
     counter ic_snoops{ic_stats, "snoops", "snoops sent to clusters"};
     counter ic_transfers{ic_stats, "cross_cluster_transfers", "lines supplied by a cache in another cluster"};
     counter mem_reads{ic_stats, "memory_reads", "lines read from memory"};
@@ -616,6 +622,7 @@ struct memory_system::impl {
             }
         } else {
             ++ic_requests;
+            ++(m.r == request::GetS ? ic_gets : m.r == request::GetM ? ic_getm : ic_upg);
             tx.cluster_left.assign(clusters.size(), 0);
             tx.cluster_ready.assign(clusters.size(), duration{});
             std::vector<bool> snooped(clusters.size(), false);
@@ -705,6 +712,7 @@ struct memory_system::impl {
 
     void snoop_now(l1& c, snoop s, std::uint64_t line) {
         ++c.snoops;
+        ++(s == snoop::Fwd_GetS ? c.snoops_fwd_gets : s == snoop::Fwd_GetM ? c.snoops_fwd_getm : c.snoops_inv);
         const cevent ev = as_event(s);
         const cstate st = c.state_of(line);
         const cache_cell& cell = cache_transition(st, ev);

@@ -99,3 +99,24 @@ TEST(LostUpdate, TwoSocketsLlsc) {
     ASSERT_EQ(finished, 4u);
     EXPECT_EQ(sys.memory().peek(counter_addr + 64, 8), 1200u);
 }
+
+namespace {
+// big.0 takes line A first; little.1 then little.0 (later) queue behind it at
+// the interconnect. Returns the value left by the last writer.
+std::uint64_t last_writer(const char* policy) {
+    system_model sys(test_platform({std::string("interconnect.arbitration=") + policy}));
+    sys.find_core("big.0")->set_program([](core& c) { c.store(counter_addr, 100); });
+    sys.find_core("little.1")->set_program([](core& c) { c.store(counter_addr, 1); });
+    sys.find_core("little.0")->set_program([](core& c) {
+        c.work(cycles{20});  // arrives after little.1
+        c.store(counter_addr, 0);
+    });
+    run_for_fs(100'000'000'000ULL);
+    return sys.memory().peek(counter_addr, 8);
+}
+}  // namespace
+
+// FIFO serves little.1 (earlier) before little.0: little.0 writes last.
+TEST(Arbitration, FifoServesInArrivalOrder) { EXPECT_EQ(last_writer("fifo"), 0u); }
+// Fixed priority serves core 0 first whatever the arrival: little.1 writes last.
+TEST(Arbitration, FixedPriorityServesTheLowerCoreFirst) { EXPECT_EQ(last_writer("fixed_priority"), 1u); }

@@ -2,6 +2,8 @@
 // WFE wake-ups from each source.
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "platform_fixture.h"
 
 using namespace cohsim;
@@ -190,4 +192,31 @@ TEST(Wfe, NoEventNoWake) {
     });
     run_for_fs(1000 * us);  // the event stream is off in this platform
     EXPECT_FALSE(woke);
+}
+
+TEST(Wfe, SchedulerTickWakesAndRunsItsHandler) {
+    system_model sys(test_platform({"clusters.big.timing={wfe_wake_latency: 10cycles, tick_period: 100us, tick_handler: 10us}"}));
+    duration tick, woke, after;
+    sys.find_core("big.0")->set_program([&](core& c) {
+        tick = c.next_tick();
+        c.wfe();           // nothing else will wake it: the event stream is off
+        woke = c.local_time();
+        c.work(cycles{0});
+        c.load(A);         // the handler runs before the next access
+        after = c.local_time();
+    });
+    run_for_fs(300 * us);
+    ASSERT_GT(tick.fs, 0u);
+    ASSERT_LT(tick.fs, 100 * us);  // the first tick's phase lies within one period
+    EXPECT_EQ(woke.fs, tick.fs);
+    EXPECT_GE(after.fs, tick.fs + 10 * us);  // 10 us in the handler, then the load
+    struct grab : stat_visitor {
+        std::map<std::string, std::uint64_t> v;
+        void counter(const std::string& n, const std::string&, std::uint64_t x) override { v[n] = x; }
+    } g;
+    sys.find_core("big.0")->stats().accept(g);
+    // Ticks at t, t + 100 us, t + 200 us (all before 300 us): the program's
+    // WFE and then the idle loop's each woke for one and ran its handler.
+    EXPECT_EQ(g.v["wakes_interrupt"], 3u);
+    EXPECT_EQ(g.v["interrupts"], 3u);
 }
