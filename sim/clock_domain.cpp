@@ -8,6 +8,21 @@ namespace {
 using u128 = unsigned __int128;
 constexpr u128 fs_per_s = fs_per_second;
 
+// num / d for a 128-bit numerator and 64-bit divisor. On x86-64, when the
+// quotient fits in 64 bits, one hardware divide instead of libgcc's generic
+// 128-bit division (a tenth of all run time before).
+inline u128 div_u128(u128 num, std::uint64_t d) {
+#if defined(__x86_64__)
+    const std::uint64_t hi = static_cast<std::uint64_t>(num >> 64), lo = static_cast<std::uint64_t>(num);
+    if (hi < d) {
+        std::uint64_t q, r;
+        __asm__("divq %4" : "=a"(q), "=d"(r) : "a"(lo), "d"(hi), "rm"(d));
+        return q;
+    }
+#endif
+    return num / d;
+}
+
 std::uint64_t checked_fs(u128 fs, const std::string& domain) {
     if (fs > (std::numeric_limits<std::uint64_t>::max)())
         throw std::overflow_error("clock domain " + domain + ": time beyond the 64-bit femtosecond range");
@@ -20,20 +35,20 @@ clock_domain::clock_domain(std::string name, frequency freq) : m_name(std::move(
 }
 
 duration clock_domain::time_of(std::uint64_t cycle) const {
-    return {checked_fs(u128(cycle) * fs_per_s / m_freq.hz, m_name)};
+    return {checked_fs(div_u128(u128(cycle) * fs_per_s, m_freq.hz), m_name)};
 }
 
 std::uint64_t clock_domain::cycle_at(duration t) const {
     // Largest k with floor(k*F/f) <= t  <=>  k*F/f < t+1  <=>  k < (t+1)*f/F.
     const u128 num = (u128(t.fs) + 1) * m_freq.hz;
-    const u128 k_excl = (num + fs_per_s - 1) / fs_per_s;  // ceil
+    const u128 k_excl = div_u128(num + fs_per_s - 1, fs_per_second);  // ceil
     return static_cast<std::uint64_t>(k_excl - 1);
 }
 
 std::uint64_t clock_domain::next_edge_cycle(duration t) const {
     // Smallest k with floor(k*F/f) >= t  <=>  k*F/f >= t  <=>  k >= t*f/F.
     const u128 num = u128(t.fs) * m_freq.hz;
-    return static_cast<std::uint64_t>((num + fs_per_s - 1) / fs_per_s);
+    return static_cast<std::uint64_t>(div_u128(num + fs_per_s - 1, fs_per_second));
 }
 
 }  // namespace cohsim
