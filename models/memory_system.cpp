@@ -117,6 +117,19 @@ void interconnect_params::describe(cfg::struct_schema<interconnect_params>& s) {
         .range(std::uint64_t{1'000'000}, std::uint64_t{10'000'000'000'000ULL});
 }
 
+void l3_params::describe(cfg::struct_schema<l3_params>& s) {
+    s.param("size", &l3_params::size, "shared L3 size").def(l3_params{}.size).range(byte_size{64 * 1024}, byte_size{1u << 30});
+    s.param("ways", &l3_params::ways, "L3 associativity").def(l3_params{}.ways).range(1u, 64u);
+    s.param("latency", &l3_params::latency, "L3 data access once the request is in the DSU, DSU cycles")
+        .def(l3_params{}.latency)
+        .range(cycles{1}, cycles{1000});
+}
+
+void dsu_params::describe(cfg::struct_schema<dsu_params>& s) {
+    s.param("freq", &dsu_params::freq, "DSU (L3 and snoop unit) clock").range(frequency{1'000'000}, frequency{10'000'000'000ULL});
+    s.sub("l3", &dsu_params::l3, "the shared L3");
+}
+
 void memory_params::describe(cfg::struct_schema<memory_params>& s) {
     s.param("latency", &memory_params::latency, "DRAM access seen from the interconnect")
         .def(memory_params{}.latency)
@@ -207,6 +220,18 @@ struct memory_system::impl {
               stats(s.name + ".scu") {}
     };
 
+    struct dsu {
+        const clock_domain* clock;
+        l3_params p;
+        cache_array<char> l3;
+        stat_group stats;
+        counter l3_hits{stats, "l3_hits", "data supplied by the shared L3"};
+        dsu(const dsu_spec& s)
+            : clock(s.clock), p(s.l3),
+              l3(cache_geometry{s.l3.size.bytes, s.l3.ways, static_cast<std::uint32_t>(line_bytes)}),
+              stats(s.name + ".l3") {}
+    };
+
     struct request_msg {
         unsigned agent;
         request r;
@@ -249,6 +274,8 @@ struct memory_system::impl {
     duration req_free, snoop_free, data_free, mem_free;
     std::map<std::pair<unsigned, unsigned>, duration> link_free;
     std::vector<unsigned> socket_of;  // per cluster
+    std::vector<int> dsu_of;          // per cluster, -1 for none
+    std::vector<std::unique_ptr<dsu>> dsus;
     unsigned sockets = 1;
     unsigned rr_last = 0;
     bool checking = false;
@@ -278,13 +305,15 @@ struct memory_system::impl {
     counter link_crossings{ic_stats, "link_crossings", "messages that crossed the inter-socket link"};
 
     impl(memory_system& s, const std::vector<cluster_spec>& specs, const interconnect_params& icp_,
-         const memory_params& memp_)
+         const memory_params& memp_, const std::vector<dsu_spec>& dsu_specs)
         : self(s), icp(icp_), memp(memp_), ic("interconnect", icp_.freq) {
         q = std::make_unique<event_queue>("queue");
+        for (const auto& d : dsu_specs) dsus.push_back(std::make_unique<dsu>(d));
         unsigned agent = 0;
         for (unsigned c = 0; c < specs.size(); ++c) {
             clusters.push_back(std::make_unique<cluster>(specs[c]));
             socket_of.push_back(specs[c].socket);
+            dsu_of.push_back(specs[c].dsu);
             sockets = std::max(sockets, specs[c].socket + 1);
             for (unsigned i = 0; i < specs[c].cores; ++i) {
                 clusters.back()->agents.push_back(agent);
@@ -548,10 +577,36 @@ struct memory_system::impl {
         return t;
     }
 
-    bool l2_elsewhere(std::uint64_t line, unsigned k) {
+    // Clusters k and j are one coherence domain: the same cluster, or under one DSU.
+    bool same_domain(unsigned j, unsigned k) const { return j == k || (dsu_of[j] >= 0 && dsu_of[j] == dsu_of[k]); }
+    dsu* dsu_for(unsigned k) const { return dsu_of[k] >= 0 ? dsus[static_cast<unsigned>(dsu_of[k])].get() : nullptr; }
+
+    // A shared cache outside k's domain holds the line (stale once k writes).
+    bool cached_outside(std::uint64_t line, unsigned k) {
         for (unsigned j = 0; j < clusters.size(); ++j)
-            if (j != k && clusters[j]->l2.find(line)) return true;
+            if (!same_domain(j, k) && clusters[j]->l2.find(line)) return true;
+        for (unsigned d = 0; d < dsus.size(); ++d)
+            if (static_cast<int>(d) != dsu_of[k] && dsus[d]->l3.find(line)) return true;
         return false;
+    }
+
+    // k writes the line: every other shared cache's copy is stale.
+    void drop_stale(std::uint64_t line, unsigned k) {
+        for (unsigned j = 0; j < clusters.size(); ++j)
+            if (j != k)
+                if (auto* e = clusters[j]->l2.find(line)) clusters[j]->l2.invalidate(*e);
+        for (unsigned d = 0; d < dsus.size(); ++d)
+            if (static_cast<int>(d) != dsu_of[k])
+                if (auto* e = dsus[d]->l3.find(line)) dsus[d]->l3.invalidate(*e);
+    }
+
+    // Forwards a request from its SCU to the interconnect.
+    void to_interconnect(const request_msg& m, unsigned k, duration now) {
+        request_msg fwd = m;
+        fwd.at_ic = true;
+        const duration at = through(cross(now, k, m.line, true, false), &req_free, icp.request_occupancy,
+                                    icp.request_latency);
+        q->at(at, rank(ph_request, arb_key(m.agent)), [this, fwd] { arrive(fwd); });
     }
 
     void process(home_line& h, const request_msg& m) {
@@ -566,7 +621,7 @@ struct memory_system::impl {
         cluster& cl = *clusters[k];
         if (m.r >= request::PutS) {
             h.e.apply(cell, static_cast<int>(m.agent), false);
-            touch_l2(cl, m.line);
+            fill_shared(k, m.line);
             const unsigned agent = m.agent;
             const std::uint64_t line = m.line;
             q->at(in_cluster(k, now, cl.p.scu.snoop_latency), rank(ph_response, agent),
@@ -574,26 +629,14 @@ struct memory_system::impl {
             return;
         }
         const auto t = targets(h, cell, m.far ? ~0u : m.agent);
-        if (!m.at_ic && m.far) {
-            request_msg fwd = m;
-            fwd.at_ic = true;
-            const duration at = through(cross(now, k, m.line, true, false), &req_free, icp.request_occupancy,
-                                        icp.request_latency);
-            q->at(at, rank(ph_request, arb_key(m.agent)), [this, fwd] { arrive(fwd); });
-            return;
-        }
+        dsu* d = dsu_for(k);
+        const bool in_l2 = cl.l2.find(m.line) != nullptr;
+        const bool in_l3 = d && d->l3.find(m.line) != nullptr;
         if (!m.at_ic) {
-            bool local = std::all_of(t.begin(), t.end(), [&](int a) { return cluster_of(a) == k; });
-            if (cell.mem_read) local = local && cl.l2.find(m.line) != nullptr;
-            if (m.r != request::GetS) local = local && !l2_elsewhere(m.line, k);
-            if (!local) {
-                request_msg fwd = m;
-                fwd.at_ic = true;
-                const duration at = through(cross(now, k, m.line, true, false), &req_free, icp.request_occupancy,
-                                            icp.request_latency);
-                q->at(at, rank(ph_request, arb_key(m.agent)), [this, fwd] { arrive(fwd); });
-                return;
-            }
+            bool local = !m.far && std::all_of(t.begin(), t.end(), [&](int a) { return same_domain(cluster_of(a), k); });
+            if (cell.mem_read) local = local && (in_l2 || in_l3);
+            if (m.r != request::GetS) local = local && !cached_outside(m.line, k);
+            if (!local) return to_interconnect(m, k, now);
         }
         // The line is ours until the requester's Unblock.
         h.busy = true;
@@ -608,16 +651,23 @@ struct memory_system::impl {
         tx.ready = now;
         if (icp.arbiter == arbitration::round_robin) rr_last = m.agent;
         const std::uint64_t line = m.line;
+        if (m.r != request::GetS) drop_stale(line, k);
         if (!tx.global) {
             ++cl.local_tx;
             if (cell.mem_read) {
-                ++cl.l2_hits;
-                tx.ready = in_cluster(k, now, cl.p.l2.latency);
+                if (in_l2) {
+                    ++cl.l2_hits;
+                    tx.ready = in_cluster(k, now, cl.p.l2.latency);
+                } else {
+                    ++d->l3_hits;
+                    tx.ready = d->clock->edge_after(now, d->p.latency);
+                }
             }
             tx.answers_left = static_cast<int>(t.size());
             for (int a : t) {
                 const snoop s = a == h.e.owner ? cell.to_owner : cell.to_sharers;
-                q->at(in_cluster(k, now, cl.p.scu.snoop_latency), rank(ph_snoop, a),
+                const unsigned j = cluster_of(a);  // the target's own SCU hop, in its own clock
+                q->at(in_cluster(j, now, clusters[j]->p.scu.snoop_latency), rank(ph_snoop, a),
                       [this, a, s, line] { snoop_at_l1(*l1s[a], s, line); });
             }
         } else {
@@ -656,11 +706,6 @@ struct memory_system::impl {
                           [this, a, s, line] { snoop_at_l1(*l1s[a], s, line); });
                 }
             }
-            // Stale copies in other clusters' L2s go with a write.
-            if (m.r != request::GetS)
-                for (unsigned j = 0; j < clusters.size(); ++j)
-                    if (j != k)
-                        if (auto* e = clusters[j]->l2.find(m.line)) clusters[j]->l2.invalidate(*e);
         }
         if (tx.answers_left == 0) grant_now(h);
     }
@@ -685,13 +730,17 @@ struct memory_system::impl {
         return ic.next_edge(duration{start.fs + memp.latency.fs});
     }
 
-    void touch_l2(cluster& cl, std::uint64_t line) {
-        if (auto* e = cl.l2.find(line)) {
-            cl.l2.touch(*e);
+    static void touch(cache_array<char>& a, std::uint64_t line) {
+        if (auto* e = a.find(line)) {
+            a.touch(*e);
             return;
         }
-        auto* v = cl.l2.victim(line, [](const auto&) { return true; });
-        cl.l2.install(*v, line);
+        a.install(*a.victim(line, [](const auto&) { return true; }), line);
+    }
+    // The cluster's L2, and its DSU's L3, now hold the line.
+    void fill_shared(unsigned k, std::uint64_t line) {
+        touch(clusters[k]->l2, line);
+        if (dsu* d = dsu_for(k)) touch(d->l3, line);
     }
 
     // ---- the L1 side of snoops and grants ----
@@ -784,7 +833,7 @@ struct memory_system::impl {
                 k, cross(through(tx.ready, &data_free, data ? icp.data_occupancy : cycles{1}, icp.data_latency), k, line,
                          false, data));
             at = in_cluster(k, at_scu, clusters[k]->p.scu.snoop_latency);
-            touch_l2(*clusters[k], line);
+            fill_shared(k, line);
         } else {
             at = in_cluster(k, tx.ready, clusters[k]->p.scu.snoop_latency);
         }
@@ -865,8 +914,8 @@ struct memory_system::impl {
 };
 
 memory_system::memory_system(const sc_core::sc_module_name& name, const std::vector<cluster_spec>& clusters,
-                             const interconnect_params& ic, const memory_params& mem)
-    : sc_module(name), m(std::make_unique<impl>(*this, clusters, ic, mem)) {}
+                             const interconnect_params& ic, const memory_params& mem, const std::vector<dsu_spec>& dsus)
+    : sc_module(name), m(std::make_unique<impl>(*this, clusters, ic, mem, dsus)) {}
 
 memory_system::~memory_system() = default;
 
@@ -915,6 +964,7 @@ std::vector<const stat_group*> memory_system::stat_groups() const {
     std::vector<const stat_group*> out;
     for (const auto& c : m->l1s) out.push_back(&c->stats);
     for (const auto& c : m->clusters) out.push_back(&c->stats);
+    for (const auto& d : m->dsus) out.push_back(&d->stats);
     out.push_back(&m->ic_stats);
     return out;
 }

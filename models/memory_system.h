@@ -31,8 +31,12 @@
 //     socket (line / 64) mod sockets (interleaved); every hop between a
 //     cluster and a home on another socket crosses the link, which adds
 //     `link_latency` and holds the link for the message's bytes.
+//   - DynamIQ-style sharing: clusters under one DSU are one coherence domain
+//     (a transfer between them is served by the DSU, in the clusters' own
+//     hop latencies) and share an L3, a timing filter like the L2 with its
+//     latency in the DSU's clock.
 // Not modelled (yet): store buffers (a store completes before the next
-// instruction), an L3 (DynamIQ), instruction fetch.
+// instruction), instruction fetch.
 // Data values live in one functional memory read and written at the instant
 // an access performs in its L1; the protocol decides when that may happen.
 #pragma once
@@ -112,6 +116,21 @@ struct interconnect_params {
     static void describe(cfg::struct_schema<interconnect_params>& s);
 };
 
+// A DynamIQ Shared Unit: clusters that name the same DSU form one coherence
+// domain (transfers between them stay inside) and share an L3.
+struct l3_params {
+    byte_size size{2 * 1024 * 1024};
+    std::uint32_t ways = 16;
+    cycles latency{20};
+    static void describe(cfg::struct_schema<l3_params>& s);
+};
+
+struct dsu_params {
+    frequency freq;
+    l3_params l3;
+    static void describe(cfg::struct_schema<dsu_params>& s);
+};
+
 struct memory_params {
     duration latency{100'000'000};          // 100ns
     std::uint64_t bytes_per_second = 12'800'000'000ULL;
@@ -159,10 +178,16 @@ public:
         unsigned cores;
         cluster_memory_params params;
         unsigned socket = 0;
+        int dsu = -1;  // index into the DSUs, -1 for none
+    };
+    struct dsu_spec {
+        std::string name;
+        const clock_domain* clock;
+        l3_params l3;
     };
 
     memory_system(const sc_core::sc_module_name& name, const std::vector<cluster_spec>& clusters,
-                  const interconnect_params& ic, const memory_params& mem);
+                  const interconnect_params& ic, const memory_params& mem, const std::vector<dsu_spec>& dsus = {});
     ~memory_system() override;
 
     // Core `agent` (numbered over all clusters in order) joins; its port is

@@ -27,6 +27,9 @@ void cluster_params::describe(cfg::struct_schema<cluster_params>& s) {
     s.param("socket", &cluster_params::socket, "the socket the cluster sits on (several sockets: see interconnect.link_*)")
         .def(0u)
         .range(0u, 63u);
+    s.param("dsu", &cluster_params::dsu,
+            "the DynamIQ Shared Unit (a key of dsus) the cluster belongs to, or empty for none")
+        .def("");
     s.sub("timing", &cluster_params::timing, "core timing (defaults: the core type's preset)");
     s.sub("l1", &cluster_params::l1, "private L1 data cache of each core");
     s.sub("l2", &cluster_params::l2, "cluster-shared L2");
@@ -39,6 +42,8 @@ void platform_config::describe(cfg::struct_schema<platform_config>& s) {
     s.sub("run", &platform_config::run, "run length and seed");
     s.named("clusters", &platform_config::clusters, "cluster", 1,
             "clusters of identical cores, each in its own clock domain, keyed by name");
+    s.named("dsus", &platform_config::dsus, "dsu", 0,
+            "DynamIQ Shared Units: clusters naming the same DSU share its L3 and snoop locally");
     s.sub("interconnect", &platform_config::interconnect, "the coherent interconnect between clusters");
     s.sub("memory", &platform_config::memory, "main memory");
     s.sub("timer", &platform_config::timer, "generic timer and its event stream");
@@ -50,6 +55,18 @@ void platform_config::describe(cfg::struct_schema<platform_config>& s) {
             const cfg::node* cn = n ? n->find("clusters") : nullptr;
             throw cfg::config_error(cn ? cn->loc : cfg::source_loc{}, "clusters",
                                     std::to_string(total) + " cores in all is too many", "at most 1024 cores");
+        }
+        // Every DSU a cluster names exists.
+        const cfg::node* cls = n ? n->find("clusters") : nullptr;
+        for (const auto& [name, cl] : c.clusters) {
+            if (cl.dsu.empty() || c.dsus.find(cl.dsu)) continue;
+            const cfg::node* cn2 = cls ? cls->find(name) : nullptr;
+            const cfg::node* dn = cn2 ? cn2->find("dsu") : nullptr;
+            std::string names;
+            for (const auto& [dname, d] : c.dsus) names += (names.empty() ? "" : ", ") + dname;
+            throw cfg::config_error(dn ? dn->loc : cfg::source_loc{}, "clusters." + name + ".dsu",
+                                    "'" + cl.dsu + "' is not a key of dsus",
+                                    names.empty() ? "a DSU declared under dsus:" : "one of " + names);
         }
         // Every thread names an existing core, each core at most once.
         const cfg::node* wn = n ? n->find("workload") : nullptr;

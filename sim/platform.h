@@ -27,6 +27,7 @@ struct cluster_params {
     frequency freq;
     std::uint32_t cores = 1;
     std::uint32_t socket = 0;
+    std::string dsu;  // empty: none
     core_type core = core_type::cortex_a53;
     core_params timing;
     l1_params l1;
@@ -40,6 +41,7 @@ struct platform_config {
     std::string description;
     run_params run;
     cfg::named_list<cluster_params> clusters;
+    cfg::named_list<dsu_params> dsus;
     interconnect_params interconnect;
     memory_params memory;
     generic_timer_params timer;

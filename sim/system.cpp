@@ -18,9 +18,20 @@ system_model::system_model(const platform_config& cfg) : m_cfg(cfg) {
     kernel::init();
     m_timer = std::make_unique<generic_timer>("timer", m_cfg.timer);
     std::vector<memory_system::cluster_spec> specs;
+    std::vector<memory_system::dsu_spec> dsu_specs;
+    for (const auto& [name, d] : m_cfg.dsus) {
+        m_domains.push_back(std::make_unique<clock_domain>(name, d.freq));
+        dsu_specs.push_back({name, m_domains.back().get(), d.l3});
+    }
+    auto dsu_index = [&](const std::string& name) {
+        for (std::size_t i = 0; i < m_cfg.dsus.items.size(); ++i)
+            if (m_cfg.dsus.items[i].first == name) return static_cast<int>(i);
+        return -1;
+    };
     for (const auto& [name, cl] : m_cfg.clusters) {
         m_domains.push_back(std::make_unique<clock_domain>(name, cl.freq));
-        specs.push_back({name, m_domains.back().get(), cl.cores, {cl.l1, cl.l2, cl.scu, cl.exclusive}, cl.socket});
+        specs.push_back(
+            {name, m_domains.back().get(), cl.cores, {cl.l1, cl.l2, cl.scu, cl.exclusive}, cl.socket, dsu_index(cl.dsu)});
         for (unsigned i = 0; i < cl.cores; ++i) {
             const std::string id = name + "." + std::to_string(i);
             const std::string module_name = name + "_" + std::to_string(i);
@@ -29,7 +40,7 @@ system_model::system_model(const platform_config& cfg) : m_cfg(cfg) {
             m_timer->subscribe(m_cores.back().get());
         }
     }
-    m_mem = std::make_unique<memory_system>("memory", specs, m_cfg.interconnect, m_cfg.memory);
+    m_mem = std::make_unique<memory_system>("memory", specs, m_cfg.interconnect, m_cfg.memory, dsu_specs);
     for (const auto& c : m_cores) m_core_ptrs.push_back(c.get());
     for (unsigned i = 0; i < m_cores.size(); ++i) {
         m_cores[i]->connect(m_mem.get(), i, &m_core_ptrs);

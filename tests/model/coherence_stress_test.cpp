@@ -58,6 +58,24 @@ void lost_update(bool llsc, unsigned per_core) {
 TEST(LostUpdate, LoadExclusiveStoreExclusive) { lost_update(true, 500); }
 TEST(LostUpdate, Ldadd) { lost_update(false, 500); }
 
+TEST(RandomTester, DynamiqTopology) {
+    // The other topologies and options, each exercised by the same checks.
+    const auto r = run_random_tester(6'000, 7,
+                                     {"dsus={dsu0: {freq: 1.2GHz, l3: {size: 64KiB, ways: 4, latency: 20cycles}}}",
+                                      "clusters.little.dsu=dsu0", "clusters.big.dsu=dsu0"});
+    EXPECT_EQ(r.failure, "");
+    EXPECT_EQ(r.finished, 8u);
+}
+
+TEST(RandomTester, SnoopFilterFarAtomicsTwoSocketsHoldWindow) {
+    const auto r = run_random_tester(6'000, 8,
+                                     {"interconnect.snoop_filter=true", "interconnect.far_atomics=true",
+                                      "clusters.big.socket=1", "clusters.little.exclusive.hold_window=30cycles",
+                                      "clusters.big.exclusive.load_unique=true", "interconnect.arbitration=round_robin"});
+    EXPECT_EQ(r.failure, "");
+    EXPECT_EQ(r.finished, 8u);
+}
+
 TEST(RandomTester, EightCoresFalseSharingTinyCaches) {
     const auto r = run_random_tester(12'500, 1);
     EXPECT_EQ(r.failure, "");

@@ -210,3 +210,51 @@ TEST(MemoryLatency, RemoteSocketCrossesTheLinkBothWays) {
     const duration done = h.B.edge_after(h.B.next_edge(duration{h.ic(ready, 26).fs + link}), cycles{2});
     EXPECT_EQ(rd.after.fs, done.fs);
 }
+
+namespace {
+const char* const dynamiq[] = {"dsus={dsu0: {freq: 1.2GHz, l3: {size: 2MiB, ways: 16, latency: 20cycles}}}",
+                               "clusters.little.dsu=dsu0", "clusters.big.dsu=dsu0",
+                               "clusters.big.l1={size: 1KiB, ways: 1, hit_latency: 3cycles}"};
+}  // namespace
+
+TEST(MemoryLatency, DynamiqTransferBetweenClustersStaysInTheDsu) {
+    system_model sys(test_platform({dynamiq[0], dynamiq[1], dynamiq[2]}));
+    op_times rd;
+    sys.find_core("big.0")->set_program([&](core& c) { c.store(A, 6); });
+    sys.find_core("little.0")->set_program([&](core& c) {
+        c.work(cycles{10'000});
+        rd.before = c.local_time();
+        EXPECT_EQ(c.load(A), 6u);
+        rd.after = c.local_time();
+    });
+    run_for_fs(1'000'000'000'000ULL);
+    const hops h;
+    // 3 + 2 little cycles to the DSU; the snoop takes big's SCU hop (2 big
+    // cycles) and its answer another 2; the grant goes back in 2 little cycles.
+    const duration snooped = h.B.edge_after(h.L.edge_after(rd.before, cycles{5}), cycles{2});
+    const duration answered = h.B.edge_after(snooped, cycles{2});
+    EXPECT_EQ(rd.after.fs, h.L.edge_after(answered, cycles{2}).fs);
+    EXPECT_EQ(sys.memory().l1_state(2, A), cstate::O);
+}
+
+TEST(MemoryLatency, DynamiqL3Hit) {
+    // big.0 reads A (filling big's L2 and the DSU's L3) and evicts it from its
+    // 1 KiB L1; little.0 then finds it in the L3 (not in little's L2).
+    system_model sys(test_platform({dynamiq[0], dynamiq[1], dynamiq[2], dynamiq[3]}));
+    op_times rd;
+    sys.find_core("big.0")->set_program([&](core& c) {
+        c.load(A);
+        c.load(A + 1024);
+    });
+    sys.find_core("little.0")->set_program([&](core& c) {
+        c.work(cycles{10'000});
+        rd.before = c.local_time();
+        c.load(A);
+        rd.after = c.local_time();
+    });
+    run_for_fs(1'000'000'000'000ULL);
+    const hops h;
+    const clock_domain D("dsu", frequency{1'200'000'000});
+    const duration data = D.edge_after(h.L.edge_after(rd.before, cycles{5}), cycles{20});
+    EXPECT_EQ(rd.after.fs, h.L.edge_after(data, cycles{2}).fs);
+}

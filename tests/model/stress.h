@@ -24,12 +24,15 @@ struct random_result {
 
 // 4 + 4 cores, 1 KiB 2-way L1s, 16 KiB L2s; 6 counters packed two to a line
 // on 3 lines, plus conflict lines that force evictions.
-inline random_result run_random_tester(unsigned ops_per_core, std::uint64_t seed) {
-    system_model sys(test_platform({"clusters.little.cores=4", "clusters.big.cores=4",
-                                    "clusters.little.l1={size: 1KiB, ways: 2, hit_latency: 3cycles}",
-                                    "clusters.big.l1={size: 1KiB, ways: 2, hit_latency: 3cycles}",
-                                    "clusters.little.l2={size: 16KiB, ways: 4, latency: 6cycles}",
-                                    "clusters.big.l2={size: 16KiB, ways: 4, latency: 14cycles}"}));
+inline random_result run_random_tester(unsigned ops_per_core, std::uint64_t seed,
+                                       const std::vector<std::string>& extra = {}) {
+    std::vector<std::string> sets = {"clusters.little.cores=4", "clusters.big.cores=4",
+                                     "clusters.little.l1={size: 1KiB, ways: 2, hit_latency: 3cycles}",
+                                     "clusters.big.l1={size: 1KiB, ways: 2, hit_latency: 3cycles}",
+                                     "clusters.little.l2={size: 16KiB, ways: 4, latency: 6cycles}",
+                                     "clusters.big.l2={size: 16KiB, ways: 4, latency: 14cycles}"};
+    sets.insert(sets.end(), extra.begin(), extra.end());
+    system_model sys(test_platform(sets));
     sys.memory().check_invariants(true);
     random_result res;
     constexpr unsigned n_counters = 6;

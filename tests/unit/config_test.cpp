@@ -319,3 +319,10 @@ TEST_F(ConfigTest, EventStreamPeriodGivenDirectlyOrByEvnti) {
                "--set #1:1:41: timer.period: both evnti and period are given (expected exactly one of them)");
     expect_has(error_of(f, {"timer={freq: 19.2MHz}"}), "timer.evnti: neither evnti nor period is given");
 }
+
+TEST_F(ConfigTest, ErrorUnknownDsu) {
+    const auto f = write("a.yaml", std::string(minimal) + "dsus: {dsu0: {freq: 1GHz}}\n");
+    expect_has(error_of(f, {"clusters.little.dsu=dsu1"}),
+               "--set #1:1:21: clusters.little.dsu: 'dsu1' is not a key of dsus (expected one of dsu0)");
+    EXPECT_EQ(load(f, {"clusters.little.dsu=dsu0"}).clusters.items[0].second.dsu, "dsu0");
+}
