@@ -112,42 +112,36 @@ mem_response core::access(const mem_request& r) {
     return m_resp;
 }
 
-std::uint64_t core::load(std::uint64_t addr, unsigned size) {
+namespace {
+mem_request request(mem_request::kind_t kind, std::uint64_t addr, unsigned size, std::uint64_t value = 0) {
     mem_request r;
-    r.kind = mem_request::load, r.addr = addr, r.size = size;
-    return access(r).value;
+    r.kind = kind, r.addr = addr, r.size = size, r.value = value;
+    return r;
 }
+}  // namespace
+
+std::uint64_t core::load(std::uint64_t addr, unsigned size) { return access(request(mem_request::load, addr, size)).value; }
 
 void core::store(std::uint64_t addr, std::uint64_t value, unsigned size) {
-    mem_request r;
-    r.kind = mem_request::store, r.addr = addr, r.size = size, r.value = value;
-    access(r);
+    access(request(mem_request::store, addr, size, value));
 }
 
 std::uint64_t core::load_exclusive(std::uint64_t addr, unsigned size) {
-    mem_request r;
-    r.kind = mem_request::load_exclusive, r.addr = addr, r.size = size;
-    return access(r).value;
+    return access(request(mem_request::load_exclusive, addr, size)).value;
 }
 
 bool core::store_exclusive(std::uint64_t addr, std::uint64_t value, unsigned size) {
-    mem_request r;
-    r.kind = mem_request::store_exclusive, r.addr = addr, r.size = size, r.value = value;
-    return access(r).success;
+    return access(request(mem_request::store_exclusive, addr, size, value)).success;
 }
 
 std::uint64_t core::atomic(atomic_op op, std::uint64_t addr, std::uint64_t operand, unsigned size,
                            std::uint64_t compare) {
-    mem_request r;
-    r.kind = mem_request::atomic, r.op = op, r.addr = addr, r.size = size, r.value = operand, r.compare = compare;
+    mem_request r = request(mem_request::atomic, addr, size, operand);
+    r.op = op, r.compare = compare;
     return access(r).value;
 }
 
-void core::prefetch_store(std::uint64_t addr) {
-    mem_request r;
-    r.kind = mem_request::prefetch_unique, r.addr = addr;
-    access(r);
-}
+void core::prefetch_store(std::uint64_t addr) { access(request(mem_request::prefetch_unique, addr, 8)); }
 
 void core::barrier() { work(m_params.barrier_latency); }
 
