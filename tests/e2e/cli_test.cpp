@@ -158,6 +158,14 @@ TEST_F(Cli, SameConfigAndSeedGiveIdenticalResults) {
     a.erase("host_seconds");
     b.erase("host_seconds");
     EXPECT_EQ(a.dump(), b.dump());
+    // The default scenario, with its lock loop and scheduler-free cores racing.
+    ASSERT_EQ(run({"run", "--duration", "2ms", "--json", "3.json", "-q"}).status, 0);
+    ASSERT_EQ(run({"run", "--duration", "2ms", "--json", "4.json", "-q"}).status, 0);
+    json c = read_json("3.json"), d = read_json("4.json");
+    c.erase("host_seconds");
+    d.erase("host_seconds");
+    EXPECT_EQ(c.dump(), d.dump());
+    EXPECT_GT(c["cores"][2]["lock"]["acquisitions"].get<std::uint64_t>(), 100u);
 }
 
 TEST_F(Cli, BadInputsExitTwoWithALocatedMessage) {
