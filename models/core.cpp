@@ -76,7 +76,8 @@ void core::take_due_interrupts() {
         if (local < m_next_tick) local = m_next_tick;
         local.fs += m_params.tick_handler.fs;
         m_next_tick.fs += m_params.tick_period.fs;
-        m_event_register = true;  // the exception return is a WFE wake-up event
+        m_event_register = true;  // the exception return is a WFE wake-up event ...
+        if (m_mem) m_mem->clear_exclusive(m_agent);  // ... and clears the local monitor (arm-sync.md 3.2)
     }
     m_ahead = {local.fs - kernel::now().fs};
 }

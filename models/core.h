@@ -18,7 +18,8 @@
 //   - an optional periodic interrupt (the scheduler tick): every
 //     `tick_period`, at the core's next operation (or waking it from WFE),
 //     the core spends `tick_handler` away from its program; the exception
-//     return sets the event register. The first tick's phase is drawn from
+//     return sets the event register and clears the local exclusive monitor.
+//     The first tick's phase is drawn from
 //     the run's seed, so cores do not tick in lockstep.
 //   - memory accesses go to the memory system and take what it says; a store
 //     completes before the next instruction (no store buffer), so a barrier

@@ -956,6 +956,8 @@ protocol::cstate memory_system::l1_state(unsigned agent, std::uint64_t addr) con
     return m->l1s.at(agent)->state_of(line_of(addr));
 }
 
+void memory_system::clear_exclusive(unsigned agent) { m->l1s.at(agent)->mon.clrex(); }
+
 bool memory_system::reservation_held(unsigned agent, std::uint64_t addr) const {
     return m->l1s.at(agent)->mon.holds(addr);
 }

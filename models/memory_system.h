@@ -205,6 +205,8 @@ public:
     // Coherence state of a line in an agent's L1 (for tests and traces).
     protocol::cstate l1_state(unsigned agent, std::uint64_t addr) const;
     bool reservation_held(unsigned agent, std::uint64_t addr) const;
+    // CLREX, and what an exception return does to the local monitor.
+    void clear_exclusive(unsigned agent);
 
     std::vector<const stat_group*> stat_groups() const;
 
