@@ -193,7 +193,7 @@ int cmd_run(const std::vector<std::string>& args) {
         for (const auto& [name, c] : cfg.clusters) n += c.cores;
         return n;
     }(), source);
-    system_model sys(cfg);
+    system_model sys(cfg, file.empty() ? std::string(".") : std::filesystem::path(file).parent_path().string());
 
     std::signal(SIGINT, on_signal);
     std::signal(SIGTERM, on_signal);

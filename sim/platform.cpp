@@ -47,7 +47,7 @@ void platform_config::describe(cfg::struct_schema<platform_config>& s) {
     s.sub("interconnect", &platform_config::interconnect, "the coherent interconnect between clusters");
     s.sub("memory", &platform_config::memory, "main memory");
     s.sub("timer", &platform_config::timer, "generic timer and its event stream");
-    s.sub("workload", &platform_config::workload, "what the cores run (the built-in lock loop)");
+    s.sub("workload", &platform_config::workload, "what the cores run: programs and their parameters");
     s.rule([](const platform_config& c, const cfg::node* n, const std::string&) {
         std::uint64_t total = 0;
         for (const auto& [name, cl] : c.clusters) total += cl.cores;

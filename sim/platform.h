@@ -11,7 +11,7 @@
 #include "models/core.h"
 #include "models/generic_timer.h"
 #include "models/memory_system.h"
-#include "workloads/lock_loop.h"
+#include "workloads/scenario.h"
 #include "sim/schema.h"
 
 namespace cohsim {

@@ -22,7 +22,8 @@ json to_json(const cfg::node& n) {
         case cfg::node::kind::null: return nullptr;
         case cfg::node::kind::scalar:
             if (n.s == cfg::node::style::boolean) return n.text == "true";
-            if (n.s == cfg::node::style::number) return std::stoull(n.text);
+            if (n.s == cfg::node::style::number)
+                return n.text[0] == '-' ? json(std::stoll(n.text)) : json(std::stoull(n.text));
             return n.text;
         case cfg::node::kind::seq: {
             json a = json::array();
@@ -95,7 +96,7 @@ std::map<std::string, std::map<std::string, const stat_group*>> per_core_groups(
         if (sys.find_core(owner)) out[owner][g->name().substr(dot + 1)] = g;
     };
     for (const stat_group* g : sys.memory().stat_groups()) add(g);
-    for (const auto& t : sys.threads()) add(&t->stats());
+    for (const auto& t : sys.threads()) add(&t->metrics().stats());
     return out;
 }
 
@@ -135,7 +136,7 @@ json make_result(const system_model& sys, const run_outcome& run, const std::str
                 o[part] = std::move(p);
             }
         for (const auto& t : sys.threads())
-            if (t->params().core == c->id()) o["lock"]["longest_wait_ns"] = t->longest_wait_ns(kernel::now());
+            if (t->core_id() == c->id()) o["lock"]["longest_wait_ns"] = t->metrics().longest_wait_ns(kernel::now());
         cores.push_back(std::move(o));
     }
     j["cores"] = std::move(cores);
@@ -191,7 +192,7 @@ std::string format_table(const system_model& sys, const run_outcome& run) {
             const auto w = lock_stats.dists.count("wait_ns") ? lock_stats.dists.at("wait_ns") : summary{};
             double longest = 0;
             for (const auto& th : sys.threads())
-                if (th->params().core == c->id()) longest = th->longest_wait_ns(kernel::now());
+                if (th->core_id() == c->id()) longest = th->metrics().longest_wait_ns(kernel::now());
             row.insert(row.end(), {std::to_string(lock_stats.get("acquisitions")), wait_text(longest),
                                    w.count ? wait_text(w.mean) : "-", std::to_string(l1_stats.get("stxr_fail"))});
         }

@@ -10,6 +10,7 @@
 
 #include <functional>
 #include <limits>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -355,6 +356,44 @@ private:
     std::size_t m_min;
 };
 
+// A map of names to integers (e.g. a program's .equ overrides).
+template <class S>
+class int_map_field : public field<S> {
+public:
+    explicit int_map_field(std::map<std::string, std::int64_t> S::*m) : m_member(m) {}
+    void load(S& out, const node* n, const std::string& path, const source_loc&) const override {
+        auto& map = out.*m_member;
+        map.clear();
+        if (!n) return;
+        const std::string expected = "a map of names to integers, e.g. {THRESHOLD: 10000}";
+        if (n->k == node::kind::null) throw config_error(n->loc, path, "no value given", expected);
+        if (n->k != node::kind::map) throw config_error(n->loc, path, std::string("found ") + n->kind_name(), expected);
+        for (const auto& [name, v] : n->entries) {
+            const std::string p = join_path(path, name);
+            if (v.k != node::kind::scalar) throw config_error(v.loc, p, std::string("found ") + v.kind_name(), "an integer");
+            try {
+                std::size_t used = 0;
+                const long long x = std::stoll(v.text, &used, 0);
+                if (used != v.text.size()) throw std::invalid_argument("trailing");
+                map[name] = x;
+            } catch (const std::exception&) {
+                throw config_error(v.loc, p, "'" + v.text + "' is not an integer", "an integer, e.g. 10000 or 0x10000");
+            }
+        }
+    }
+    node dump(const S& in) const override {
+        node m = node::map();
+        for (const auto& [k, v] : in.*m_member) m.set(k, node::scalar(std::to_string(v), node::style::number));
+        return m;
+    }
+    void list(std::vector<param_info>& out, const std::string& path) const override {
+        out.push_back({path, "map", "", "{}", "names to integers", this->desc});
+    }
+
+private:
+    std::map<std::string, std::int64_t> S::*m_member;
+};
+
 template <class S>
 class struct_schema {
 public:
@@ -373,6 +412,9 @@ public:
     void named(const char* key, named_list<U> S::*member, const char* placeholder, std::size_t min_items,
                const char* desc) {
         add(std::make_unique<named_group<S, U>>(member, placeholder, min_items), key, desc);
+    }
+    void int_map(const char* key, std::map<std::string, std::int64_t> S::*member, const char* desc) {
+        add(std::make_unique<int_map_field<S>>(member), key, desc);
     }
     template <class U>
     void sequence(const char* key, std::vector<U> S::*member, std::size_t min_items, const char* desc) {

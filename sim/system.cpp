@@ -14,7 +14,7 @@ std::uint64_t splitmix64(std::uint64_t x) {
 }
 }  // namespace
 
-system_model::system_model(const platform_config& cfg) : m_cfg(cfg) {
+system_model::system_model(const platform_config& cfg, const std::string& config_dir) : m_cfg(cfg) {
     kernel::init();
     m_timer = std::make_unique<generic_timer>("timer", m_cfg.timer);
     std::vector<memory_system::cluster_spec> specs;
@@ -48,8 +48,7 @@ system_model::system_model(const platform_config& cfg) : m_cfg(cfg) {
         const duration period = m_cores[i]->params().tick_period;
         if (period.fs > 0) m_cores[i]->set_tick_phase({splitmix64(m_cfg.run.seed * 1024 + i) % period.fs});
     }
-    for (const auto& t : m_cfg.workload.threads)
-        m_threads.push_back(std::make_unique<lock_thread>(*find_core(t.core), t, m_cfg.workload, lock_address));
+    m_threads = build_workload(m_cfg.workload, config_dir, m_core_ptrs, *m_mem, m_mutex);
 }
 
 core* system_model::find_core(const std::string& id) {

@@ -15,7 +15,8 @@ namespace cohsim {
 class system_model {
 public:
     // Elaborates the SystemC modules: call once per process.
-    explicit system_model(const platform_config& cfg);
+    // `config_dir` is where the workload's program files are looked up first.
+    explicit system_model(const platform_config& cfg, const std::string& config_dir = ".");
 
     const platform_config& config() const { return m_cfg; }
     const std::vector<std::unique_ptr<core>>& cores() const { return m_cores; }
@@ -23,9 +24,7 @@ public:
     memory_system& memory() { return *m_mem; }
     const memory_system& memory() const { return *m_mem; }
     core* find_core(const std::string& id);
-    const std::vector<std::unique_ptr<lock_thread>>& threads() const { return m_threads; }
-    // The lock word of the built-in workload.
-    static constexpr std::uint64_t lock_address = 0x10000000;
+    const std::vector<std::unique_ptr<workload_thread>>& threads() const { return m_threads; }
     const core* find_core(const std::string& id) const;
 
 private:
@@ -34,7 +33,8 @@ private:
     std::vector<std::unique_ptr<core>> m_cores;
     std::vector<core*> m_core_ptrs;
     std::unique_ptr<memory_system> m_mem;
-    std::vector<std::unique_ptr<lock_thread>> m_threads;
+    mutex_checker m_mutex;
+    std::vector<std::unique_ptr<workload_thread>> m_threads;
     std::unique_ptr<generic_timer> m_timer;
 };
 

@@ -11,12 +11,12 @@ std::string watchdog::check() {
     if (!stuck.empty()) return "protocol deadlock: " + stuck;
     const duration now = kernel::now();
     for (const auto& t : m_sys.threads()) {
-        const double ms = t->ongoing_wait(now).ns() / 1e6;
-        double& reported = m_reported_ms[t->params().core];
+        const double ms = t->metrics().ongoing_wait(now).ns() / 1e6;
+        double& reported = m_reported_ms[t->core_id()];
         if (ms >= 1.0 && ms >= 2 * reported) {
             reported = ms;
             spdlog::warn("{} has waited {:.1f} ms for the lock so far (starvation: its accesses complete, it never wins)",
-                         t->params().core, ms);
+                         t->core_id(), ms);
         }
     }
     return {};

@@ -251,7 +251,7 @@ TEST_F(Cli, DeadlockWatchdogStopsWithADiagnostic) {
                         "--set", "run.deadlock_after=1us"});
     EXPECT_EQ(r.status, 1) << r.err;
     EXPECT_NE(r.err.find("protocol deadlock: core big.3 has waited"), std::string::npos) << r.err;
-    EXPECT_NE(r.err.find("for line 0x10000000: its L1 holds it in IM_D; the home has it in M, busy"), std::string::npos)
+    EXPECT_NE(r.err.find("for line 0x10000040: its L1 holds it in IM_D; the home has it in M, busy"), std::string::npos)
         << r.err;
     const json j = read_json("cohsim-out/result.json");  // what was simulated is kept
     EXPECT_EQ(j["completed"], false);

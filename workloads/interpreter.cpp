@@ -1,0 +1,161 @@
+#include "workloads/interpreter.h"
+
+#include <algorithm>
+
+namespace cohsim {
+
+using namespace asmx;
+
+void mutex_checker::enter(const std::string& who, duration at) {
+    if (m_inside > 0)
+        throw mutual_exclusion_violated("mutual exclusion violated at " + std::to_string(at.ns()) + " ns: " + who +
+                                        " entered the critical section while " + m_holder + " was inside");
+    ++m_inside;
+    m_holder = who;
+}
+
+void mutex_checker::leave(const std::string& who) {
+    if (m_inside == 0 || m_holder != who)
+        throw mutual_exclusion_violated(who + " released a lock it did not hold (mark lock_release without lock_acquired)");
+    --m_inside;
+}
+
+interpreter::interpreter(core& c, const program& p, std::uint64_t shared_base, std::uint64_t private_base,
+                         lock_metrics* metrics, mutex_checker* mutex, instruction_costs costs)
+    : m_core(c), m_prog(p), m_shared(shared_base), m_private(private_base), m_metrics(metrics), m_mutex(mutex),
+      m_costs(costs) {}
+
+void interpreter::set(int n, std::uint64_t v, bool wide) {
+    if (n == zr || n < 0) return;
+    m_x[n] = wide ? v : (v & 0xffffffffULL);
+}
+
+std::uint64_t interpreter::operand2(const insn& i) const {
+    if (i.has_imm) return i.wide ? i.imm : (i.imm & 0xffffffffULL);
+    std::uint64_t v = reg(i.rm);
+    const unsigned bits = i.wide ? 64 : 32;
+    if (!i.wide) v &= 0xffffffffULL;
+    const unsigned a = i.sh_amount;
+    switch (i.sh) {
+        case shift::none: break;
+        case shift::lsl: v <<= a; break;
+        case shift::lsr: v >>= a; break;
+        case shift::ror:
+            if (a) v = (v >> a) | (v << (bits - a));
+            break;
+    }
+    return i.wide ? v : (v & 0xffffffffULL);
+}
+
+bool interpreter::holds(cond c) const {
+    switch (c) {
+        case cond::eq: return m_z;
+        case cond::ne: return !m_z;
+        case cond::hs: return m_c;
+        case cond::lo: return !m_c;
+        case cond::mi: return m_n;
+        case cond::pl: return !m_n;
+        case cond::vs: return m_v;
+        case cond::vc: return !m_v;
+        case cond::hi: return m_c && !m_z;
+        case cond::ls: return !m_c || m_z;
+        case cond::ge: return m_n == m_v;
+        case cond::lt: return m_n != m_v;
+        case cond::gt: return !m_z && m_n == m_v;
+        case cond::le: return m_z || m_n != m_v;
+        case cond::al: return true;
+    }
+    return true;
+}
+
+void interpreter::fault(const insn& i, const std::string& what) const {
+    throw std::runtime_error(i.loc.str() + ": " + i.text + ": " + what + " (core " + m_core.id() + ")");
+}
+
+void interpreter::run() {
+    std::size_t pc = m_prog.entry;
+    for (;;) {
+        if (pc >= m_prog.code.size()) return;  // ran off the end: the core idles
+        const insn& i = m_prog.code[pc];
+        ++m_retired;
+        std::size_t next = pc + 1;
+        const unsigned bits = i.wide ? 64 : 32;
+        const std::uint64_t mask = i.wide ? ~0ULL : 0xffffffffULL;
+        switch (i.o) {
+            case op::nop: case op::yield: m_core.work(m_costs.hint); break;
+            case op::wfe: m_core.wfe(); break;
+            case op::sev: m_core.sev(); break;
+            case op::sevl: m_core.sevl(); break;
+            case op::barrier: m_core.barrier(); break;
+            case op::work: m_core.work(cycles{i.imm}); break;
+            case op::halt: return;
+            case op::region: case op::endregion: break;
+            case op::mark: {
+                const duration now = m_core.local_time();
+                if (i.mark == mark_kind::lock_begin) {
+                    if (m_metrics) m_metrics->begin(now);
+                } else if (i.mark == mark_kind::lock_acquired) {
+                    if (m_metrics) m_metrics->acquired(now);
+                    if (m_mutex) m_mutex->enter(m_core.id(), now);
+                } else {
+                    if (m_mutex) m_mutex->leave(m_core.id());
+                }
+                break;
+            }
+            case op::mov: set(i.rd, operand2(i), i.wide), m_core.work(m_costs.alu); break;
+            case op::add: set(i.rd, (reg(i.rn) + operand2(i)) & mask, i.wide), m_core.work(m_costs.alu); break;
+            case op::sub: set(i.rd, (reg(i.rn) - operand2(i)) & mask, i.wide), m_core.work(m_costs.alu); break;
+            case op::and_: set(i.rd, reg(i.rn) & operand2(i) & mask, i.wide), m_core.work(m_costs.alu); break;
+            case op::orr: set(i.rd, (reg(i.rn) | operand2(i)) & mask, i.wide), m_core.work(m_costs.alu); break;
+            case op::eor: set(i.rd, (reg(i.rn) ^ operand2(i)) & mask, i.wide), m_core.work(m_costs.alu); break;
+            case op::lsl: case op::lsr: case op::ror: {
+                const std::uint64_t a = operand2(i) % bits, v = reg(i.rn) & mask;
+                std::uint64_t r = i.o == op::lsl ? v << a : v >> a;
+                if (i.o == op::ror && a) r = (v >> a) | (v << (bits - a));
+                set(i.rd, r & mask, i.wide);
+                m_core.work(m_costs.alu);
+                break;
+            }
+            case op::cmp: {
+                const std::uint64_t a = reg(i.rn) & mask, b = operand2(i) & mask, r = (a - b) & mask;
+                const std::uint64_t sign = i.wide ? (1ULL << 63) : (1ULL << 31);
+                m_n = r & sign;
+                m_z = r == 0;
+                m_c = a >= b;
+                m_v = ((a ^ b) & (a ^ r) & sign) != 0;
+                m_core.work(m_costs.alu);
+                break;
+            }
+            case op::adr: {
+                const auto& syms = m_prog.symbols;
+                auto it = std::find_if(syms.begin(), syms.end(), [&](const data_symbol& s) { return s.name == i.name; });
+                set(i.rd, (it->priv ? m_private : m_shared) + it->offset, true);
+                m_core.work(m_costs.alu);
+                break;
+            }
+            case op::b: next = i.target, m_core.work(m_costs.branch); break;
+            case op::bcond: if (holds(i.c)) next = i.target; m_core.work(m_costs.branch); break;
+            case op::cbz: if ((reg(i.rd) & mask) == 0) next = i.target; m_core.work(m_costs.branch); break;
+            case op::cbnz: if ((reg(i.rd) & mask) != 0) next = i.target; m_core.work(m_costs.branch); break;
+            case op::tbz: if (!((reg(i.rd) >> i.imm) & 1)) next = i.target; m_core.work(m_costs.branch); break;
+            case op::tbnz: if ((reg(i.rd) >> i.imm) & 1) next = i.target; m_core.work(m_costs.branch); break;
+            case op::bl: set(30, pc + 1, true), next = i.target, m_core.work(m_costs.branch); break;
+            case op::ret: next = reg(30), m_core.work(m_costs.branch); break;
+            case op::ldr: case op::ldar: set(i.rd, m_core.load(address(i), i.size), i.wide); break;
+            case op::str: case op::stlr: m_core.store(address(i), reg(i.rd), i.size); break;
+            case op::ldxr: set(i.rd, m_core.load_exclusive(address(i), i.size), i.wide); break;
+            case op::stxr: set(i.rs, m_core.store_exclusive(address(i), reg(i.rd), i.size) ? 0 : 1, false); break;
+            case op::cas: set(i.rs, m_core.atomic(atomic_op::cas, address(i), reg(i.rd), i.size, reg(i.rs) & (i.size == 8 ? ~0ULL : (1ULL << (8 * i.size)) - 1)), i.wide); break;
+            case op::ldadd: set(i.rd, m_core.atomic(atomic_op::add, address(i), reg(i.rs), i.size), i.wide); break;
+            case op::swp: set(i.rd, m_core.atomic(atomic_op::swp, address(i), reg(i.rs), i.size), i.wide); break;
+            case op::ldset: set(i.rd, m_core.atomic(atomic_op::set, address(i), reg(i.rs), i.size), i.wide); break;
+            case op::prfm:
+                if (i.rd == 1) m_core.prefetch_store(address(i));
+                else m_core.work(m_costs.hint);
+                break;
+        }
+        pc = next;
+    }
+}
+
+}  // namespace cohsim

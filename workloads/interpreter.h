@@ -1,0 +1,100 @@
+// Runs an assembled program on a core: architectural registers and flags,
+// one instruction at a time, memory instructions through the core's
+// operations (and so through the memory system), everything else as local
+// compute time. `mark` instructions feed a lock_metrics; a shared
+// mutex_checker verifies that no two cores are ever inside a critical
+// section at once (checked by the simulator, not trusted to the program).
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "models/core.h"
+#include "sim/stats.h"
+#include "workloads/program.h"
+
+namespace cohsim {
+
+// Cycles per instruction class (the workload issue's per-core presets will
+// fill these from the core type; for now one cycle each).
+struct instruction_costs {
+    cycles alu{1}, branch{1}, hint{1};
+};
+
+class mutex_checker {
+public:
+    void enter(const std::string& who, duration at);
+    void leave(const std::string& who);
+
+private:
+    std::string m_holder;
+    int m_inside = 0;
+};
+
+struct mutual_exclusion_violated : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// Per-core lock metrics, declared once.
+class lock_metrics {
+public:
+    explicit lock_metrics(const std::string& core_id) : m_stats(core_id + ".lock") {}
+    const stat_group& stats() const { return m_stats; }
+    void begin(duration t) {
+        m_start = t;
+        m_trying = true;
+    }
+    void acquired(duration t) {
+        m_trying = false;
+        ++m_acquisitions;
+        m_wait_ns.sample(static_cast<double>(t.fs - m_start.fs) * 1e-6);
+    }
+    std::uint64_t acquisitions() const { return m_acquisitions.value(); }
+    duration ongoing_wait(duration now) const { return m_trying ? duration{now.fs - m_start.fs} : duration{}; }
+    double longest_wait_ns(duration now) const {
+        const double ongoing = m_trying ? ongoing_wait(now).ns() : 0.0;
+        const double done = m_wait_ns.get().count ? m_wait_ns.get().max : 0.0;
+        return ongoing > done ? ongoing : done;
+    }
+
+private:
+    stat_group m_stats;
+    counter m_acquisitions{m_stats, "acquisitions", "times this core took the lock (mark lock_acquired)"};
+    distribution m_wait_ns{m_stats, "wait_ns", "from mark lock_begin to mark lock_acquired, ns"};
+    duration m_start;
+    bool m_trying = false;
+};
+
+class interpreter {
+public:
+    // `shared_base` and `private_base` are where the program's .shared and
+    // .private data live for this core.
+    interpreter(core& c, const asmx::program& p, std::uint64_t shared_base, std::uint64_t private_base,
+                lock_metrics* metrics, mutex_checker* mutex, instruction_costs costs = {});
+
+    // The core's program: runs until `halt` or for ever.
+    void run();
+
+    std::uint64_t reg(int n) const { return n == asmx::zr ? 0 : m_x[n]; }
+    std::uint64_t retired() const { return m_retired; }
+
+private:
+    void set(int n, std::uint64_t v, bool wide);
+    std::uint64_t operand2(const asmx::insn& i) const;
+    bool holds(asmx::cond c) const;
+    std::uint64_t address(const asmx::insn& i) const { return reg(i.rn) + i.imm; }
+    [[noreturn]] void fault(const asmx::insn& i, const std::string& what) const;
+
+    core& m_core;
+    const asmx::program& m_prog;
+    std::uint64_t m_shared, m_private;
+    lock_metrics* m_metrics;
+    mutex_checker* m_mutex;
+    instruction_costs m_costs;
+    std::uint64_t m_x[32] = {};
+    bool m_n = false, m_z = false, m_c = false, m_v = false;
+    std::uint64_t m_retired = 0;
+};
+
+}  // namespace cohsim

@@ -1,0 +1,92 @@
+#include "workloads/scenario.h"
+
+#include <filesystem>
+
+namespace cohsim {
+
+const std::vector<std::pair<relax_kind, const char*>>& cfg::enum_names<relax_kind>::list() {
+    static const std::vector<std::pair<relax_kind, const char*>> l = {{relax_kind::yield, "yield"},
+                                                                       {relax_kind::wfe_backoff, "wfe_backoff"}};
+    return l;
+}
+
+void thread_params::describe(cfg::struct_schema<thread_params>& s) {
+    s.param("core", &thread_params::core, "the core that runs this thread, CLUSTER.INDEX (e.g. little.2)");
+    s.param("program", &thread_params::program, "this thread's program, instead of workload.program")
+        .def(std::nullopt);
+    s.param("cpu_relax", &thread_params::cpu_relax,
+            "cpu_relax() after each unlock: yield (a NOP) or wfe_backoff (sleep in WFE every THRESHOLD calls); sets RELAX")
+        .def(relax_kind::yield);
+    s.param("inside", &thread_params::inside, "work inside the critical section (sets INSIDE)").def(cycles{0});
+    s.param("outside", &thread_params::outside, "work after cpu_relax (sets OUTSIDE)").def(cycles{0});
+    s.param("start", &thread_params::start, "work before the first iteration (sets START)").def(cycles{0});
+    s.param("iterations", &thread_params::iterations, "lock/unlock iterations, 0 = forever (sets ITERATIONS)")
+        .def(0u);
+    s.int_map("params", &thread_params::params, "more .equ overrides for this thread's program");
+}
+
+void workload_params::describe(cfg::struct_schema<workload_params>& s) {
+    s.param("program", &workload_params::program,
+            "the program every thread runs: a file (relative to the config file) or one of the built-in library "
+            "(workloads/locks/: ticket_llsc.s, ticket_lse.s)")
+        .def("locks/ticket_llsc.s");
+    s.int_map("params", &workload_params::params, ".equ overrides for every thread, e.g. {THRESHOLD: 10000}");
+    s.sequence("threads", &workload_params::threads, 0, "the cores that run a program; none = all cores idle");
+}
+
+workload_thread::workload_thread(core& c, asmx::program p, mutex_checker& mutex)
+    : m_core_id(c.id()), m_program(std::move(p)), m_metrics(c.id()) {
+    m_interp = std::make_unique<interpreter>(c, m_program, shared_base, private_base + c.agent() * private_stride,
+                                             &m_metrics, &mutex);
+    c.set_program([this](core&) { m_interp->run(); });
+}
+
+namespace {
+
+std::string resolve(const std::string& name, const std::string& config_dir) {
+    namespace fs = std::filesystem;
+    if (name.rfind("lib:", 0) == 0) return name;
+    const fs::path p(name);
+    if (p.is_absolute()) return name;
+    const fs::path local = fs::path(config_dir) / p;
+    std::error_code ec;
+    if (fs::exists(local, ec)) return local.string();
+    if (asmx::library().count(p.lexically_normal().generic_string())) return "lib:" + p.generic_string();
+    return local.string();  // not found: the assembler reports it, naming this path
+}
+
+void load_data(memory_system& mem, std::uint64_t base, const std::vector<std::uint8_t>& data) {
+    for (std::size_t i = 0; i < data.size(); ++i)
+        if (data[i]) mem.poke(base + i, 1, data[i]);
+}
+
+}  // namespace
+
+std::vector<std::unique_ptr<workload_thread>> build_workload(const workload_params& w, const std::string& config_dir,
+                                                             const std::vector<core*>& cores, memory_system& mem,
+                                                             mutex_checker& mutex) {
+    std::vector<std::unique_ptr<workload_thread>> out;
+    bool shared_loaded = false;
+    for (const auto& t : w.threads) {
+        core* c = nullptr;
+        for (core* x : cores)
+            if (x->id() == t.core) c = x;
+        std::map<std::string, std::int64_t> params = w.params;
+        const bool harness = !t.program && w.program.rfind("locks/", 0) == 0;
+        if (harness || t.cpu_relax != relax_kind::yield) params["RELAX"] = t.cpu_relax == relax_kind::wfe_backoff;
+        if (harness || t.inside.n) params["INSIDE"] = static_cast<std::int64_t>(t.inside.n);
+        if (harness || t.outside.n) params["OUTSIDE"] = static_cast<std::int64_t>(t.outside.n);
+        if (harness || t.start.n) params["START"] = static_cast<std::int64_t>(t.start.n);
+        if (harness || t.iterations) params["ITERATIONS"] = static_cast<std::int64_t>(t.iterations);
+        for (const auto& [k, v] : t.params) params[k] = v;
+        asmx::program p = asmx::assemble_file(resolve(t.program.value_or(w.program), config_dir), params);
+        if (p.private_init.size() > private_stride)
+            throw cfg::config_error({p.file, 0, 0}, "", "private data larger than 64KiB", "at most 64KiB of .private data");
+        if (!shared_loaded) load_data(mem, shared_base, p.shared_init), shared_loaded = true;
+        load_data(mem, private_base + c->agent() * private_stride, p.private_init);
+        out.push_back(std::make_unique<workload_thread>(*c, std::move(p), mutex));
+    }
+    return out;
+}
+
+}  // namespace cohsim

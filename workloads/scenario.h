@@ -1,0 +1,81 @@
+// Scenario composition: which program each core runs, with what parameters.
+//
+//   workload:
+//     program: locks/ticket_llsc.s     # next to the config, else the built-in library
+//     params: {THRESHOLD: 10000}       # .equ overrides for every thread
+//     threads:
+//       - {core: little.2}
+//       - {core: big.3, cpu_relax: wfe_backoff, inside: 20cycles, params: {COUNT: 1}}
+//
+// `cpu_relax`, `inside`, `outside`, `iterations` and `start` set the library
+// harness's RELAX, INSIDE, OUTSIDE, ITERATIONS and START (workloads/locks/loop.s);
+// `params` sets any .equ by name. Threads that share data should run the same
+// program: every thread's .shared data is laid out from the same base.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/core.h"
+#include "sim/schema.h"
+#include "workloads/interpreter.h"
+#include "workloads/program.h"
+
+namespace cohsim {
+
+enum class relax_kind { yield, wfe_backoff };
+template <>
+struct cfg::enum_names<relax_kind> {
+    static const std::vector<std::pair<relax_kind, const char*>>& list();
+};
+
+struct thread_params {
+    std::string core;
+    std::optional<std::string> program;  // overrides workload.program
+    relax_kind cpu_relax = relax_kind::yield;
+    cycles inside{0}, outside{0}, start{0};
+    std::uint64_t iterations = 0;  // 0 = forever
+    std::map<std::string, std::int64_t> params;
+    static void describe(cfg::struct_schema<thread_params>& s);
+};
+
+struct workload_params {
+    std::string program;
+    std::map<std::string, std::int64_t> params;
+    std::vector<thread_params> threads;
+    static void describe(cfg::struct_schema<workload_params>& s);
+};
+
+// Where the data lives: .shared at shared_base, core N's .private at
+// private_base + N * private_stride.
+constexpr std::uint64_t shared_base = 0x10000000;
+constexpr std::uint64_t private_base = 0x20000000;
+constexpr std::uint64_t private_stride = 0x10000;
+
+// One core's running thread.
+class workload_thread {
+public:
+    workload_thread(core& c, asmx::program p, mutex_checker& mutex);
+    const std::string& core_id() const { return m_core_id; }
+    const lock_metrics& metrics() const { return m_metrics; }
+    const asmx::program& program() const { return m_program; }
+
+private:
+    std::string m_core_id;
+    asmx::program m_program;
+    lock_metrics m_metrics;
+    std::unique_ptr<interpreter> m_interp;
+};
+
+// Assembles each thread's program (resolving files against `config_dir`,
+// then the library) and lays out and initialises its data in `mem`.
+// Assembler errors are cfg::config_error.
+std::vector<std::unique_ptr<workload_thread>> build_workload(const workload_params& w, const std::string& config_dir,
+                                                             const std::vector<core*>& cores, memory_system& mem,
+                                                             mutex_checker& mutex);
+
+}  // namespace cohsim
