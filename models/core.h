@@ -128,6 +128,7 @@ private:
     unsigned m_agent = 0;
     const std::vector<core*>* m_all = nullptr;
     duration m_ahead;  // local time minus simulated time
+    static constexpr std::uint64_t max_ahead_fs = 1'000'000'000;  // 1 us
     sc_core::sc_event m_mem_done;
     mem_response m_resp;
     bool m_resp_ready = false;

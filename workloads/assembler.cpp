@@ -229,7 +229,7 @@ stmt split(const line& l) {
         col += static_cast<int>(colon + 1 + (skip == std::string::npos ? 0 : skip));
         s = trim(after);
     }
-    st.text = s.empty() ? l.text : s;
+    st.text = l.text;  // the whole statement, label included, for messages
     if (s.empty()) return st;
     const auto sp = s.find_first_of(" \t");
     st.mnemonic = lower(s.substr(0, sp));

@@ -1,0 +1,269 @@
+// The interpreter: each instruction's effect on registers, flags and memory,
+// and the lock library on 2, 4, 8 and 28 cores.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include "platform_fixture.h"
+#include "stress.h"
+#include "workloads/interpreter.h"
+#include "workloads/scenario.h"
+
+using namespace cohsim;
+using namespace cohsim::testing;
+
+namespace {
+
+struct run_result {
+    std::vector<std::uint64_t> x;
+    std::uint64_t retired = 0;
+};
+
+// Runs `text` on little.0 and returns its registers.
+run_result run_program(const std::string& text, system_model& sys) {
+    static asmx::program prog;
+    prog = asmx::assemble_text(text, "test.s");
+    for (std::size_t i = 0; i < prog.shared_init.size(); ++i) sys.memory().poke(shared_base + i, 1, prog.shared_init[i]);
+    static std::unique_ptr<interpreter> it;
+    core& c = *sys.find_core("little.0");
+    it = std::make_unique<interpreter>(c, prog, shared_base, private_base, nullptr, nullptr);
+    c.set_program([&](core&) { it->run(); });
+    run_for_fs(100'000'000'000ULL);
+    run_result r;
+    for (int n = 0; n < 32; ++n) r.x.push_back(it->reg(n));
+    r.retired = it->retired();
+    return r;
+}
+
+}  // namespace
+
+TEST(Interpreter, ArithmeticLogicShiftsAndWidths) {
+    system_model sys(test_platform());
+    const auto r = run_program(R"(
+        mov x1, #5
+        add x2, x1, #3
+        sub w3, w1, #6          // 32-bit wrap, zero-extended
+        lsl x4, x1, #4
+        ror w5, w1, #1
+        lsr x6, x4, #2
+        mov x7, #0xf0
+        and x8, x7, #0x3c
+        orr x9, x7, #0x0f
+        eor w10, w1, w1, ror #16
+        eor x11, x1, x4, lsl #1
+        mov x12, xzr
+        add xzr, x1, #1         // writes to the zero register vanish
+        halt
+    )", sys);
+    EXPECT_EQ(r.x[2], 8u);
+    EXPECT_EQ(r.x[3], 0xffffffffu);
+    EXPECT_EQ(r.x[4], 80u);
+    EXPECT_EQ(r.x[5], 0x80000002u);
+    EXPECT_EQ(r.x[6], 20u);
+    EXPECT_EQ(r.x[8], 0x30u);
+    EXPECT_EQ(r.x[9], 0xffu);
+    EXPECT_EQ(r.x[10], 0x50005u);  // 5 ^ (5 ror 16) in 32 bits
+    EXPECT_EQ(r.x[11], 5u ^ 160u);
+    EXPECT_EQ(r.x[12], 0u);
+    EXPECT_EQ(r.retired, 14u);
+}
+
+TEST(Interpreter, BranchesFlagsAndCalls) {
+    system_model sys(test_platform());
+    const auto r = run_program(R"(
+        mov x1, #3
+        mov x2, #0
+    loop:
+        add x2, x2, #10
+        sub x1, x1, #1
+        cbnz x1, loop           // three times
+        mov x3, #7
+        cmp x3, #7
+        b.ne wrong
+        cmp x3, #9
+        b.hs wrong              // 7 < 9 unsigned
+        b.ge wrong
+        mov w4, #0
+        sub w4, w4, #1          // -1
+        cmp w4, #0
+        b.gt wrong              // signed: -1 > 0 is false
+        b.hi next               // unsigned: 0xffffffff > 0
+        b wrong
+    next:
+        tbz x3, #3, bit3clear   // 7 has bit 3 clear
+        b wrong
+    bit3clear:
+        tbnz x3, #0, call
+        b wrong
+    call:
+        bl fn
+        mov x6, #1
+        halt
+    wrong:
+        mov x9, #1
+        halt
+    fn:
+        mov x5, #42
+        ret
+    )", sys);
+    EXPECT_EQ(r.x[2], 30u);
+    EXPECT_EQ(r.x[5], 42u);
+    EXPECT_EQ(r.x[6], 1u);
+    EXPECT_EQ(r.x[9], 0u) << "a branch went the wrong way";
+}
+
+TEST(Interpreter, MemoryExclusivesAndAtomics) {
+    system_model sys(test_platform());
+    const auto r = run_program(R"(
+    .data
+    .align 64
+    w: .quad 0x1122334455667788
+    v: .quad 10
+    .text
+        adr x0, w
+        ldr x1, [x0]
+        ldr w2, [x0]
+        ldrh w3, [x0, #2]
+        ldrb w4, [x0, #7]
+        mov x5, #0xab
+        strb w5, [x0, #1]
+        ldr x6, [x0]
+        adr x0, v
+        ldxr x7, [x0]
+        add x7, x7, #1
+        stxr w8, x7, [x0]       // succeeds: 0
+        stxr w9, x7, [x0]       // no reservation: 1
+        mov x10, #11
+        mov x11, #20
+        cas x10, x11, [x0]      // 11 == 11: v = 20, x10 = 11
+        mov x12, #5
+        mov x13, #30
+        cas x12, x13, [x0]      // 20 != 5: v stays, x12 = 20
+        mov x14, #3
+        ldadd x14, x15, [x0]    // v = 23, x15 = 20
+        mov x16, #0x100
+        ldset x16, x17, [x0]    // v = 0x117, x17 = 23
+        mov x18, #1
+        swp x18, x19, [x0]      // v = 1, x19 = 0x117
+        stadd x18, [x0]         // v = 2
+        ldar x20, [x0]
+        halt
+    )", sys);
+    EXPECT_EQ(r.x[1], 0x1122334455667788u);
+    EXPECT_EQ(r.x[2], 0x55667788u);
+    EXPECT_EQ(r.x[3], 0x5566u);
+    EXPECT_EQ(r.x[4], 0x11u);
+    EXPECT_EQ(r.x[6], 0x112233445566ab88u);
+    EXPECT_EQ(r.x[8], 0u);
+    EXPECT_EQ(r.x[9], 1u);
+    EXPECT_EQ(r.x[10], 11u);
+    EXPECT_EQ(r.x[12], 20u);
+    EXPECT_EQ(r.x[15], 20u);
+    EXPECT_EQ(r.x[17], 23u);
+    EXPECT_EQ(r.x[19], 0x117u);
+    EXPECT_EQ(r.x[20], 2u);
+}
+
+TEST(Interpreter, WorkAdvancesOnlyLocalTime) {
+    system_model sys(test_platform());
+    const std::uint64_t e0 = kernel::events();
+    const auto r = run_program("work 400\nwork 400\nnop\nhalt\n", sys);  // 801 cycles = 0.96 us
+    (void)r;
+    // 801 cycles of compute cost one catch-up wait (before idling at halt),
+    // never one per instruction; the other events are the four cores' start-up
+    // activations (the three idle cores sleep in WFE and cost nothing more).
+    EXPECT_EQ(kernel::events() - e0, 4u + 1u);
+}
+
+namespace {
+
+// `cores` threads each take the lock `iters` times and bump a shared counter
+// inside; the simulator's mutex checker stops the run if two are ever inside.
+void lock_correctness(const std::string& lock, unsigned little, unsigned big, unsigned iters,
+                      std::vector<std::string> extra = {}) {
+    std::vector<std::string> sets = {"clusters.little.cores=" + std::to_string(little),
+                                     "clusters.big.cores=" + std::to_string(big),
+                                     "workload.program=locks/" + lock + ".s",
+                                     "workload.params={COUNT: 1}"};
+    std::string threads = "workload.threads=[";
+    for (unsigned i = 0; i < little + big; ++i) {
+        const std::string id = i < little ? "little." + std::to_string(i) : "big." + std::to_string(i - little);
+        threads += std::string(i ? ", " : "") + "{core: " + id + ", iterations: " + std::to_string(iters) + "}";
+    }
+    sets.push_back(threads + "]");
+    sets.insert(sets.end(), extra.begin(), extra.end());
+    system_model sys(test_platform(sets));
+    for (int i = 0; i < 2000; ++i) run_for_fs(1'000'000'000'000ULL);  // up to 2 s; halted cores cost nothing
+    std::uint64_t total = 0;
+    for (const auto& t : sys.threads()) total += t->metrics().acquisitions();
+    EXPECT_EQ(total, std::uint64_t{little + big} * iters);
+    EXPECT_EQ(sys.memory().peek(shared_base, 8), std::uint64_t{little + big} * iters) << "the counter in the critical section";
+}
+
+}  // namespace
+
+TEST(LockLibrary, TicketLlsc2) { lock_correctness("ticket_llsc", 1, 1, 500); }
+TEST(LockLibrary, TicketLlsc4) { lock_correctness("ticket_llsc", 2, 2, 300); }
+TEST(LockLibrary, TicketLlsc8) { lock_correctness("ticket_llsc", 4, 4, 200); }
+TEST(LockLibrary, TicketLlsc28) { lock_correctness("ticket_llsc", 14, 14, 40); }
+TEST(LockLibrary, TicketLse2) { lock_correctness("ticket_lse", 1, 1, 500); }
+TEST(LockLibrary, TicketLse4) { lock_correctness("ticket_lse", 2, 2, 300); }
+TEST(LockLibrary, TicketLse8) { lock_correctness("ticket_lse", 4, 4, 200); }
+TEST(LockLibrary, TicketLse28) { lock_correctness("ticket_lse", 14, 14, 40, {"interconnect.far_atomics=true"}); }
+
+namespace {
+std::map<std::string, std::uint64_t> relax_run(const std::string& relax) {
+    system_model sys(test_platform({"timer={freq: 1.92MHz, period: 10us}",
+                                    "workload.threads=[{core: little.0, cpu_relax: " + relax +
+                                        ", iterations: 20, params: {THRESHOLD: 5}}]"}));
+    // Run until the 20th acquisition is done and the core sleeps next (in the
+    // last call's back-off, or in the idle loop after `halt` for yield).
+    core& c = *sys.find_core("little.0");
+    for (int i = 0; i < 100000; ++i) {
+        run_for_fs(100'000'000);  // 100 ns
+        if (sys.threads()[0]->metrics().acquisitions() == 20 && c.asleep()) break;
+    }
+    struct grab : stat_visitor {
+        std::map<std::string, std::uint64_t> v;
+        void counter(const std::string& n, const std::string&, std::uint64_t x) override { v[n] = x; }
+    } g;
+    c.stats().accept(g);
+    return g.v;
+}
+}  // namespace
+
+TEST(CpuRelax, WfeBackoffSleepsOncePerThresholdCalls) {
+    const auto v = relax_run("wfe_backoff");
+    // 20 calls, threshold 5: 4 back-offs (calls 5, 10, 15, 20), each
+    // `sevl; wfe; wfe` = 2 WFEs of which one sleeps until the event stream
+    // wakes it. We stop while the 4th sleeps: 4 sleeps, 8 WFEs, 3 wake-ups.
+    // A lone thread never waits for the lock itself.
+    EXPECT_EQ(v.at("wfe_sleeps"), 4u);
+    EXPECT_EQ(v.at("wfe_executed"), 8u);
+    EXPECT_EQ(v.at("wakes_event_stream"), 3u);
+}
+
+TEST(CpuRelax, YieldNeverSleeps) {
+    const auto v = relax_run("yield");
+    EXPECT_EQ(v.at("wfe_sleeps"), 1u);  // only the idle loop after halt
+    EXPECT_EQ(v.at("wakes_event_stream"), 0u);
+}
+
+TEST(LockLibrary, TheSimulatorCatchesABrokenLock) {
+    // A "lock" that never waits: two cores are inside at once, and the
+    // simulator (not the program) notices.
+    const std::string path = std::filesystem::temp_directory_path() / ("cohsim_broken_" + std::to_string(::getpid()) + ".s");
+    std::ofstream(path) << ".data\nlock: .word 0\n.text\nagain:\n mark lock_begin\n mark lock_acquired\n work 50\n"
+                           " mark lock_release\n b again\n";
+    system_model sys(test_platform({"workload.program=" + path, "workload.threads=[{core: little.0}, {core: big.0}]"}));
+    std::string what;
+    try {
+        run_for_fs(10'000'000'000ULL);
+    } catch (const std::exception& e) {
+        what = e.what();
+    }
+    std::filesystem::remove(path);
+    EXPECT_NE(what.find("mutual exclusion violated"), std::string::npos) << what;
+}
