@@ -530,7 +530,13 @@ private:
             return;
         }
         if (m == "work") {
-            need(st, 1, "work N");
+            need(st, 1, "work N or work xN");
+            i.o = op::work;
+            if (auto r = try_reg(st.ops[0].text)) {  // cycles from a register
+                i.rn = r->n;
+                return;
+            }
+            i.has_imm = true;
             const std::int64_t v = value(st, st.ops[0], false);
             if (v < 0) fail(col(st, st.ops[0].col), st, "negative work", "a number of cycles >= 0");
             i.o = op::work;

@@ -21,7 +21,7 @@
 // yield/nop, add/sub/and/orr/eor/lsl/lsr/ror/mov/cmp/adr, b, b.cond,
 // cbz/cbnz, tbz/tbnz, bl/ret.
 // Simulator directives (written as instructions):
-//   work N                       N cycles of compute
+//   work N | work xN             N cycles of compute (or as many as xN holds)
 //   mark lock_begin | lock_acquired | lock_release
 //                                what the metrics read
 //   region NAME / endregion      a named region for the function profile

@@ -234,6 +234,19 @@ std::map<std::string, std::uint64_t> relax_run(const std::string& relax) {
 }
 }  // namespace
 
+TEST(LockLibrary, Tas2) { lock_correctness("tas", 1, 1, 300); }
+TEST(LockLibrary, Tas4) { lock_correctness("tas", 2, 2, 200); }
+TEST(LockLibrary, Tas8) { lock_correctness("tas", 4, 4, 100); }
+TEST(LockLibrary, Tas28) { lock_correctness("tas", 14, 14, 30); }
+TEST(LockLibrary, TtasBackoff2) { lock_correctness("ttas_backoff", 1, 1, 300); }
+TEST(LockLibrary, TtasBackoff4) { lock_correctness("ttas_backoff", 2, 2, 200); }
+TEST(LockLibrary, TtasBackoff8) { lock_correctness("ttas_backoff", 4, 4, 100); }
+TEST(LockLibrary, TtasBackoff28) { lock_correctness("ttas_backoff", 14, 14, 30); }
+TEST(LockLibrary, Mcs2) { lock_correctness("mcs", 1, 1, 300); }
+TEST(LockLibrary, Mcs4) { lock_correctness("mcs", 2, 2, 200); }
+TEST(LockLibrary, Mcs8) { lock_correctness("mcs", 4, 4, 100); }
+TEST(LockLibrary, Mcs28) { lock_correctness("mcs", 14, 14, 30); }
+
 TEST(CpuRelax, WfeBackoffSleepsOncePerThresholdCalls) {
     const auto v = relax_run("wfe_backoff");
     // 20 calls, threshold 5: 4 back-offs (calls 5, 10, 15, 20), each
