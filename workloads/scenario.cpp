@@ -72,12 +72,13 @@ std::vector<std::unique_ptr<workload_thread>> build_workload(const workload_para
         for (core* x : cores)
             if (x->id() == t.core) c = x;
         std::map<std::string, std::int64_t> params = w.params;
-        const bool harness = !t.program && w.program.rfind("locks/", 0) == 0;
-        if (harness || t.cpu_relax != relax_kind::yield) params["RELAX"] = t.cpu_relax == relax_kind::wfe_backoff;
-        if (harness || t.inside.n) params["INSIDE"] = static_cast<std::int64_t>(t.inside.n);
-        if (harness || t.outside.n) params["OUTSIDE"] = static_cast<std::int64_t>(t.outside.n);
-        if (harness || t.start.n) params["START"] = static_cast<std::int64_t>(t.start.n);
-        if (harness || t.iterations) params["ITERATIONS"] = static_cast<std::int64_t>(t.iterations);
+        // Only what the scenario sets explicitly: the program's own defaults
+        // stand otherwise, and a program without that .equ is an error.
+        if (t.cpu_relax != relax_kind::yield) params["RELAX"] = 1;
+        if (t.inside.n) params["INSIDE"] = static_cast<std::int64_t>(t.inside.n);
+        if (t.outside.n) params["OUTSIDE"] = static_cast<std::int64_t>(t.outside.n);
+        if (t.start.n) params["START"] = static_cast<std::int64_t>(t.start.n);
+        if (t.iterations) params["ITERATIONS"] = static_cast<std::int64_t>(t.iterations);
         for (const auto& [k, v] : t.params) params[k] = v;
         asmx::program p = asmx::assemble_file(resolve(t.program.value_or(w.program), config_dir), params);
         if (p.private_init.size() > private_stride)
