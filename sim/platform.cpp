@@ -68,6 +68,12 @@ void platform_config::describe(cfg::struct_schema<platform_config>& s) {
                                     "'" + cl.dsu + "' is not a key of dsus",
                                     names.empty() ? "a DSU declared under dsus:" : "one of " + names);
         }
+        if (c.workload.trace && !c.workload.threads.empty()) {
+            const cfg::node* wn2 = n ? n->find("workload") : nullptr;
+            const cfg::node* tn2 = wn2 ? wn2->find("trace") : nullptr;
+            throw cfg::config_error(tn2 ? tn2->loc : cfg::source_loc{}, "workload.trace",
+                                    "a trace and threads at once", "either trace or threads");
+        }
         // Every thread names an existing core, each core at most once.
         const cfg::node* wn = n ? n->find("workload") : nullptr;
         const cfg::node* tn = wn ? wn->find("threads") : nullptr;

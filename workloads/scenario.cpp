@@ -31,6 +31,9 @@ void workload_params::describe(cfg::struct_schema<workload_params>& s) {
             "(workloads/locks/: ticket_llsc.s, ticket_lse.s)")
         .def("locks/ticket_llsc.s");
     s.int_map("params", &workload_params::params, ".equ overrides for every thread, e.g. {THRESHOLD: 10000}");
+    s.param("trace", &workload_params::trace,
+            "replay this trace file (format in README) on the cores it names, instead of threads")
+        .def(std::nullopt);
     s.sequence("threads", &workload_params::threads, 0, "the cores that run a program; none = all cores idle");
 }
 
@@ -39,6 +42,11 @@ workload_thread::workload_thread(core& c, asmx::program p, mutex_checker& mutex)
     m_interp = std::make_unique<interpreter>(c, m_program, shared_base, private_base + c.agent() * private_stride,
                                              &m_metrics, &mutex);
     c.set_program([this](core&) { m_interp->run(); });
+}
+
+workload_thread::workload_thread(core& c, std::vector<trace_op> ops, mutex_checker& mutex)
+    : m_core_id(c.id()), m_metrics(c.id()), m_trace(std::move(ops)) {
+    c.set_program([this, &mutex](core& self) { replay(self, m_trace, &m_metrics, &mutex); });
 }
 
 namespace {
@@ -66,6 +74,19 @@ std::vector<std::unique_ptr<workload_thread>> build_workload(const workload_para
                                                              const std::vector<core*>& cores, memory_system& mem,
                                                              mutex_checker& mutex) {
     std::vector<std::unique_ptr<workload_thread>> out;
+    if (w.trace) {
+        const std::filesystem::path p(*w.trace);
+        const std::string file = p.is_absolute() ? p.string() : (std::filesystem::path(config_dir) / p).string();
+        for (auto& [id, ops] : read_trace(file)) {
+            core* c = nullptr;
+            for (core* x : cores)
+                if (x->id() == id) c = x;
+            if (!c) throw cfg::config_error({file, 0, 0}, "", "the trace names core '" + id + "', which this platform has not",
+                                            "cores of the platform, CLUSTER.INDEX");
+            out.push_back(std::make_unique<workload_thread>(*c, std::move(ops), mutex));
+        }
+        return out;
+    }
     bool shared_loaded = false;
     for (const auto& t : w.threads) {
         core* c = nullptr;

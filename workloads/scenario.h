@@ -24,6 +24,7 @@
 #include "sim/schema.h"
 #include "workloads/interpreter.h"
 #include "workloads/program.h"
+#include "workloads/trace.h"
 
 namespace cohsim {
 
@@ -45,6 +46,7 @@ struct thread_params {
 
 struct workload_params {
     std::string program;
+    std::optional<std::string> trace;  // replay this trace instead of running programs
     std::map<std::string, std::int64_t> params;
     std::vector<thread_params> threads;
     static void describe(cfg::struct_schema<workload_params>& s);
@@ -60,6 +62,7 @@ constexpr std::uint64_t private_stride = 0x10000;
 class workload_thread {
 public:
     workload_thread(core& c, asmx::program p, mutex_checker& mutex);
+    workload_thread(core& c, std::vector<trace_op> ops, mutex_checker& mutex);  // trace replay
     const std::string& core_id() const { return m_core_id; }
     const lock_metrics& metrics() const { return m_metrics; }
     const asmx::program& program() const { return m_program; }
@@ -69,6 +72,7 @@ private:
     asmx::program m_program;
     lock_metrics m_metrics;
     std::unique_ptr<interpreter> m_interp;
+    std::vector<trace_op> m_trace;
 };
 
 // Assembles each thread's program (resolving files against `config_dir`,
