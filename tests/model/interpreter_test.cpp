@@ -248,6 +248,11 @@ TEST(LockLibrary, Mcs4) { lock_correctness("mcs", 2, 2, 200); }
 TEST(LockLibrary, Mcs8) { lock_correctness("mcs", 4, 4, 100); }
 TEST(LockLibrary, Mcs28) { lock_correctness("mcs", 14, 14, 30); }
 
+TEST(LockLibrary, Qspinlock2) { lock_correctness("qspinlock", 1, 1, 300); }
+TEST(LockLibrary, Qspinlock4) { lock_correctness("qspinlock", 2, 2, 200); }
+TEST(LockLibrary, Qspinlock8) { lock_correctness("qspinlock", 4, 4, 100); }
+TEST(LockLibrary, Qspinlock28) { lock_correctness("qspinlock", 14, 14, 30); }
+
 TEST(CpuRelax, WfeBackoffSleepsOncePerThresholdCalls) {
     const auto v = relax_run("wfe_backoff");
     // 20 calls, threshold 5: 4 back-offs (calls 5, 10, 15, 20), each
