@@ -406,3 +406,43 @@ TEST(TraceReplay, ErrorsNameTheLine) {
     EXPECT_NE(error_of("little.0 0 mark lock_held\n").find("unknown mark 'lock_held'"), std::string::npos);
     std::filesystem::remove(path);
 }
+
+namespace {
+// `writers` + `readers` cores (writers first, alternating clusters).
+std::pair<std::uint64_t, std::uint64_t> rwlock_run(unsigned writers, unsigned readers, unsigned iters) {
+    const unsigned n = writers + readers, per = (n + 1) / 2;
+    std::string threads = "workload.threads=[";
+    for (unsigned i = 0; i < n; ++i) {
+        const std::string id = (i % 2 ? "big." : "little.") + std::to_string(i / 2);
+        threads += std::string(i ? ", " : "") + "{core: " + id + ", iterations: " + std::to_string(iters) +
+                   ", params: {ROLE: " + (i < writers ? "0" : "1") + "}}";
+    }
+    system_model sys(test_platform({"clusters.little.cores=" + std::to_string(per),
+                                    "clusters.big.cores=" + std::to_string(per), "workload.program=locks/qrwlock.s",
+                                    threads + "]"}));
+    for (int i = 0; i < 2000; ++i) run_for_fs(1'000'000'000'000ULL);
+    // counter at +128, bad at +192 (cnts, wait_lock, counter/in_write, bad: one line each)
+    return {sys.memory().peek(shared_base + 128, 8), sys.memory().peek(shared_base + 192, 8)};
+}
+}  // namespace
+
+TEST(LockLibrary, Qrwlock2) {
+    const auto [count, bad] = rwlock_run(1, 1, 200);
+    EXPECT_EQ(count, 200u);
+    EXPECT_EQ(bad, 0u);
+}
+TEST(LockLibrary, Qrwlock4) {
+    const auto [count, bad] = rwlock_run(2, 2, 100);
+    EXPECT_EQ(count, 200u);
+    EXPECT_EQ(bad, 0u);
+}
+TEST(LockLibrary, Qrwlock8) {
+    const auto [count, bad] = rwlock_run(3, 5, 60);
+    EXPECT_EQ(count, 180u);
+    EXPECT_EQ(bad, 0u);
+}
+TEST(LockLibrary, Qrwlock28) {
+    const auto [count, bad] = rwlock_run(8, 20, 20);
+    EXPECT_EQ(count, 160u);
+    EXPECT_EQ(bad, 0u);
+}
