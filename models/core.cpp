@@ -13,7 +13,39 @@ const std::vector<std::pair<core_type, const char*>>& cfg::enum_names<core_type>
     return l;
 }
 
+void core_params::apply_preset(core_type type) {
+    // Every integer instruction of these cores issues in one cycle and the
+    // result is ready the next (LLVM scheduling models: AArch64SchedA53,
+    // SchedA55, SchedCortexA57-class for A73/A75, SchedThunderX2T99; ARM's
+    // A7/A15 models in gem5's ex5 configs). Dual issue is not modelled, so
+    // the presets agree today; the table is where a measured difference goes.
+    struct preset {
+        cycles alu, branch, hint;
+    };
+    preset p{cycles{1}, cycles{1}, cycles{1}};
+    switch (type) {
+        case core_type::cortex_a7: case core_type::cortex_a53: case core_type::cortex_a55:
+            p = {cycles{1}, cycles{1}, cycles{1}};  // in-order
+            break;
+        case core_type::cortex_a15: case core_type::cortex_a73: case core_type::cortex_a75: case core_type::thunderx2:
+            p = {cycles{1}, cycles{1}, cycles{1}};  // out-of-order, approximated in order
+            break;
+    }
+    if (!alu) alu = p.alu;
+    if (!branch) branch = p.branch;
+    if (!hint) hint = p.hint;
+}
+
 void core_params::describe(cfg::struct_schema<core_params>& s) {
+    s.param("alu", &core_params::alu, "cycles of an ALU instruction (mov, add, eor, cmp, ...); default: the core type's preset")
+        .def(std::nullopt)
+        .range(cycles{0}, cycles{1000});
+    s.param("branch", &core_params::branch, "cycles of a branch; default: the core type's preset")
+        .def(std::nullopt)
+        .range(cycles{0}, cycles{1000});
+    s.param("hint", &core_params::hint, "cycles of nop, yield and a load prefetch; default: the core type's preset")
+        .def(std::nullopt)
+        .range(cycles{0}, cycles{1000});
     // The architecture leaves WFE exit latency implementation defined
     // (arm-sync.md section 7.5); a handful of cycles to restart the pipeline
     // is our estimate until a measurement exists.

@@ -34,6 +34,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 
 #include "models/memory_system.h"
@@ -53,11 +54,15 @@ struct cfg::enum_names<core_type> {
 
 // Per-cluster core timing (every core of a cluster is the same type).
 struct core_params {
+    // Cycles per instruction class; unset = the core type's preset.
+    std::optional<cycles> alu, branch, hint;
     cycles wfe_wake_latency;
     cycles barrier_latency;
     duration tick_period;   // 0 = no periodic interrupt
     duration tick_handler;
     static void describe(cfg::struct_schema<core_params>& s);
+    // Fills unset instruction costs from `type`'s preset.
+    void apply_preset(core_type type);
 };
 
 enum class wake_reason { event_stream, sev, monitor_cleared, interrupt };

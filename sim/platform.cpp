@@ -31,6 +31,7 @@ void cluster_params::describe(cfg::struct_schema<cluster_params>& s) {
             "the DynamIQ Shared Unit (a key of dsus) the cluster belongs to, or empty for none")
         .def("");
     s.sub("timing", &cluster_params::timing, "core timing (defaults: the core type's preset)");
+    s.finish([](cluster_params& c) { c.timing.apply_preset(c.core); });
     s.sub("l1", &cluster_params::l1, "private L1 data cache of each core");
     s.sub("l2", &cluster_params::l2, "cluster-shared L2");
     s.sub("scu", &cluster_params::scu, "snoop control unit: message hops inside the cluster");

@@ -425,6 +425,9 @@ public:
     void rule(std::function<void(const S&, const node* n, const std::string& path)> r) {
         m_rules.push_back(std::move(r));
     }
+    // Fills values that depend on other keys (e.g. a core type's preset) after
+    // loading, so the effective config shows them.
+    void finish(std::function<void(S&)> f) { m_finish.push_back(std::move(f)); }
 
     void load(S& out, const node* n, const std::string& path, const source_loc& parent) const {
         if (n && n->k == node::kind::null)
@@ -435,6 +438,7 @@ public:
         check_map(m, path, m_keys);
         for (const auto& f : m_fields)
             f->load(out, m ? m->find(f->key) : nullptr, join_path(path, f->key), m ? m->loc : parent);
+        for (const auto& f : m_finish) f(out);
         for (const auto& r : m_rules) r(out, m, path);
     }
     node dump(const S& in) const {
@@ -462,6 +466,7 @@ private:
     std::vector<std::unique_ptr<field<S>>> m_fields;
     std::vector<std::string> m_keys;
     std::vector<std::function<void(const S&, const node*, const std::string&)>> m_rules;
+    std::vector<std::function<void(S&)>> m_finish;
 };
 
 // Whole-document helpers.

@@ -16,8 +16,8 @@
 
 namespace cohsim {
 
-// Cycles per instruction class (the workload issue's per-core presets will
-// fill these from the core type; for now one cycle each).
+// Cycles per instruction class, from the cluster's `timing` (its core
+// type's preset unless the config overrides it).
 struct instruction_costs {
     cycles alu{1}, branch{1}, hint{1};
 };

@@ -446,3 +446,24 @@ TEST(LockLibrary, Qrwlock28) {
     EXPECT_EQ(count, 160u);
     EXPECT_EQ(bad, 0u);
 }
+
+TEST(Interpreter, InstructionCostsComeFromTheClusterTiming) {
+    // The preset gives 1 cycle per ALU instruction; the config can override it.
+    system_model sys(test_platform({"clusters.little.timing={wfe_wake_latency: 4cycles, alu: 3cycles, branch: 2cycles}"}));
+    EXPECT_EQ(sys.find_core("big.0")->params().alu->n, 1u);  // preset
+    static asmx::program prog;
+    prog = asmx::assemble_text("add x1, x1, #1\nadd x1, x1, #1\neor x2, x1, x1\nb next\nnext: halt\n", "t.s");
+    core& c = *sys.find_core("little.0");
+    duration before, after;
+    static std::unique_ptr<interpreter> it;
+    it = std::make_unique<interpreter>(c, prog, shared_base, private_base, nullptr, nullptr,
+                                       instruction_costs{*c.params().alu, *c.params().branch, *c.params().hint});
+    c.set_program([&](core& self) {
+        before = self.local_time();
+        it->run();
+        after = self.local_time();
+    });
+    run_for_fs(10'000'000'000ULL);
+    const clock_domain L("little", frequency{832'000'000});
+    EXPECT_EQ(after.fs, L.edge_after(before, cycles{3 * 3 + 2}).fs);  // three ALU ops, one branch
+}
