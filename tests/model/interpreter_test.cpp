@@ -467,3 +467,14 @@ TEST(Interpreter, InstructionCostsComeFromTheClusterTiming) {
     const clock_domain L("little", frequency{832'000'000});
     EXPECT_EQ(after.fs, L.edge_after(before, cycles{3 * 3 + 2}).fs);  // three ALU ops, one branch
 }
+
+TEST(Lockref, LlscUnbounded2) {
+    const auto r = lockref_run(1, 200, "{LSE: 0, RETRIES: 0}");
+    EXPECT_EQ(r.count, 2u);
+    EXPECT_EQ(r.successes, 2u * 401u);
+}
+TEST(Lockref, LseUnbounded4) {
+    const auto r = lockref_run(2, 150, "{LSE: 1, RETRIES: 0}");
+    EXPECT_EQ(r.count, 4u);
+    EXPECT_EQ(r.successes, 4u * 301u);
+}
