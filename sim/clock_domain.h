@@ -42,8 +42,16 @@ public:
     duration span(cycles n) const { return time_of(n.n); }
 
 private:
+    std::uint64_t exact_time_of(std::uint64_t cycle) const;
+
     std::string m_name;
     frequency m_freq;
+    // 10^15 = m_period_fs * f + m_period_rem: the period's whole and
+    // fractional femtoseconds, for stepping from a known edge without a
+    // 128-bit division.
+    std::uint64_t m_period_fs, m_period_rem;
+    // The last edge computed: cycle, time, and (cycle * 10^15) mod f.
+    mutable std::uint64_t m_last_k = 0, m_last_t = 0, m_last_r = 0;
 };
 
 }  // namespace cohsim

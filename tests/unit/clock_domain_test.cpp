@@ -90,3 +90,27 @@ TEST(ClockDomain, AlignmentAcrossDomains) {
 TEST(ClockDomain, ZeroFrequencyRejected) {
     EXPECT_THROW(clock_domain("x", frequency{0}), std::invalid_argument);
 }
+
+TEST(ClockDomain, SteppingFromTheLastEdgeAgreesWithDirectArithmetic) {
+    // The domain remembers its last edge to step without division; any
+    // sequence of queries must give the closed forms, computed here directly.
+    for (std::uint64_t hz : {832'000'000ULL, 1'750'000'000ULL, 533'000'000ULL, 1'920'000ULL, 1'000'000'000ULL}) {
+        clock_domain d("d", frequency{hz});
+        std::uint64_t state = 12345;
+        auto next = [&] { return state = state * 6364136223846793005ULL + 1442695040888963407ULL; };
+        std::uint64_t k = 0;
+        for (int i = 0; i < 20000; ++i) {
+            const std::uint64_t r = next();
+            const std::uint64_t k_max = hz * 10000;  // 10000 s: inside the 64-bit fs range
+            k = (r % 4 == 0) ? (r >> 20) % k_max : (k + (r >> 40) % 50) % k_max;  // jumps and small steps
+            const duration t = d.time_of(k);
+            using u128 = unsigned __int128;
+            const u128 F = 1'000'000'000'000'000ULL;
+            EXPECT_EQ(t.fs, static_cast<std::uint64_t>(u128(k) * F / hz)) << hz << " k=" << k;  // floor(kF/f)
+            const duration q{t.fs + (r >> 50) % 3000};
+            EXPECT_EQ(d.next_edge_cycle(q), static_cast<std::uint64_t>((u128(q.fs) * hz + F - 1) / F))  // ceil(t f/F)
+                << hz << " t=" << q.fs;
+            if (::testing::Test::HasFailure()) return;
+        }
+    }
+}
