@@ -219,6 +219,7 @@ int cmd_run(const std::vector<std::string>& args) {
                                   "\n" + cfg::to_yaml(effective_config(cfg));
     const std::string out_json = (std::filesystem::path(out_dir) / "result.json").string();
     write_file_atomic((std::filesystem::path(out_dir) / "config.yaml").string(), effective);
+    write_file_atomic((std::filesystem::path(out_dir) / "cores.csv").string(), format_csv(sys, run));
     write_file_atomic(out_json, result);
     spdlog::debug("wrote {} and config.yaml", out_json);
     if (!json_file.empty()) {

@@ -12,6 +12,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "sim/contention.h"
 #include "sim/kernel.h"
 #include "sim/text_table.h"
 
@@ -46,7 +47,8 @@ struct json_stats : stat_visitor {
     explicit json_stats(json& o) : out(o) {}
     void counter(const std::string& name, const std::string&, std::uint64_t value) override { out[name] = value; }
     void distribution(const std::string& name, const std::string&, const summary& s) override {
-        out[name] = {{"count", s.count}, {"min", s.min}, {"max", s.max}, {"mean", s.mean}, {"sd", s.sd}};
+        out[name] = {{"count", s.count}, {"min", s.min}, {"p25", s.p25}, {"p50", s.p50}, {"p75", s.p75},
+                     {"p90", s.p90},     {"p99", s.p99}, {"max", s.max}, {"mean", s.mean}, {"sd", s.sd}};
     }
 };
 
@@ -100,6 +102,19 @@ std::map<std::string, std::map<std::string, const stat_group*>> per_core_groups(
     return out;
 }
 
+contention judge_run(const system_model& sys, const run_outcome& run) {
+    std::vector<contender> in;
+    for (const auto& t : sys.threads())
+        in.push_back({t->core_id(), t->metrics().acquisitions(), t->metrics().longest_wait_ns(kernel::now())});
+    return judge(in, run.simulated.ns());
+}
+
+const contender_result* verdict_of(const contention& c, const std::string& id) {
+    for (const auto& r : c.cores)
+        if (r.id == id) return &r;
+    return nullptr;
+}
+
 }  // namespace
 
 json make_result(const system_model& sys, const run_outcome& run, const std::string& config_source) {
@@ -115,6 +130,8 @@ json make_result(const system_model& sys, const run_outcome& run, const std::str
     j["sim_events"] = run.events;
     j["config"] = to_json(effective_config(cfg));
     const auto parts = per_core_groups(sys);
+    const contention judged = judge_run(sys, run);
+    if (!judged.cores.empty()) j["fairness"] = {{"jain", judged.jain}, {"contending_cores", judged.cores.size()}};
     json cores = json::array();
     for (const auto& c : sys.cores()) {
         json o;
@@ -135,8 +152,12 @@ json make_result(const system_model& sys, const run_outcome& run, const std::str
                 g->accept(pv);
                 o[part] = std::move(p);
             }
-        for (const auto& t : sys.threads())
-            if (t->core_id() == c->id()) o["lock"]["longest_wait_ns"] = t->metrics().longest_wait_ns(kernel::now());
+        if (const contender_result* v = verdict_of(judged, c->id())) {
+            o["lock"]["longest_wait_ns"] = v->longest_wait_ns;
+            o["lock"]["share"] = v->share;
+            o["lock"]["verdict"] = name(v->v);
+            o["lock"]["reason"] = v->reason;
+        }
         cores.push_back(std::move(o));
     }
     j["cores"] = std::move(cores);
@@ -171,9 +192,10 @@ std::string format_table(const system_model& sys, const run_outcome& run) {
 
     const auto parts = per_core_groups(sys);
     const bool workload = !sys.threads().empty();
+    const contention judged = judge_run(sys, run);
     text_table t;
     std::vector<std::string> header = {"core", "type", "freq"};
-    if (workload) header.insert(header.end(), {"acquisitions", "max wait", "mean wait", "stxr fail"});
+    if (workload) header.insert(header.end(), {"acquisitions", "share", "max wait", "p50 wait", "p99 wait", "stxr fail", "verdict"});
     header.insert(header.end(), {"L1 misses", "WFE sleeps", "asleep"});
     t.header(header);
     for (const auto& c : sys.cores()) {
@@ -190,20 +212,57 @@ std::string format_table(const system_model& sys, const run_outcome& run) {
                                         to_string(c->clock().freq())};
         if (workload) {
             const auto w = lock_stats.dists.count("wait_ns") ? lock_stats.dists.at("wait_ns") : summary{};
-            double longest = 0;
-            for (const auto& th : sys.threads())
-                if (th->core_id() == c->id()) longest = th->metrics().longest_wait_ns(kernel::now());
-            row.insert(row.end(), {std::to_string(lock_stats.get("acquisitions")), wait_text(longest),
-                                   w.count ? wait_text(w.mean) : "-", std::to_string(l1_stats.get("stxr_fail"))});
+            const contender_result* v = verdict_of(judged, c->id());
+            char share[32];
+            std::snprintf(share, sizeof share, "%.3g", v ? v->share : 0.0);
+            row.insert(row.end(), {std::to_string(lock_stats.get("acquisitions")), share,
+                                   wait_text(v ? v->longest_wait_ns : 0), w.count ? wait_text(w.p50) : "-",
+                                   w.count ? wait_text(w.p99) : "-", std::to_string(l1_stats.get("stxr_fail")),
+                                   v ? name(v->v) : "-"});
         }
         row.insert(row.end(), {std::to_string(l1_stats.get("misses")), std::to_string(core_stats.get("wfe_sleeps")),
                                fixed(run.simulated.fs ? 100.0 * c->time_asleep().fs / run.simulated.fs : 0.0, 1) + "%"});
         t.row(row);
     }
     os << t.str();
+    if (judged.cores.size() > 1) {
+        char jain[32];
+        std::snprintf(jain, sizeof jain, "%.4f", judged.jain);
+        os << "\nfairness (Jain's index, 1 = even): " << jain << "\n";
+        for (const auto& v : judged.cores)
+            if (v.v != verdict::fair) os << v.reason << "\n";
+    }
     const stat_reader ts(&sys.timer().stats());
     os << "\nevent stream every " << to_string(sys.timer().event_time(1)) << ", " << ts.get("event_stream_ticks")
        << " ticks\n";
+    return os.str();
+}
+
+std::string format_csv(const system_model& sys, const run_outcome& run) {
+    const contention judged = judge_run(sys, run);
+    const auto parts = per_core_groups(sys);
+    std::ostringstream os;
+    os << "core,cluster,type,freq_mhz,acquisitions,share,verdict,wait_ns_p50,wait_ns_p99,wait_ns_max,wait_ns_mean,"
+          "hold_ns_mean,stxr_fail,l1_misses,wfe_sleeps,asleep_fraction\n";
+    for (const auto& c : sys.cores()) {
+        auto it = parts.find(c->id());
+        const stat_group* lock = it != parts.end() && it->second.count("lock") ? it->second.at("lock") : nullptr;
+        const stat_group* l1 = it != parts.end() && it->second.count("l1") ? it->second.at("l1") : nullptr;
+        const stat_reader ls(lock), l1s(l1), cs(&c->stats());
+        const summary w = ls.dists.count("wait_ns") ? ls.dists.at("wait_ns") : summary{};
+        const summary h = ls.dists.count("hold_ns") ? ls.dists.at("hold_ns") : summary{};
+        const contender_result* v = verdict_of(judged, c->id());
+        char buf[512];
+        std::snprintf(buf, sizeof buf, "%s,%s,%s,%.6g,%llu,%.6g,%s,%.6g,%.6g,%.6g,%.6g,%.6g,%llu,%llu,%llu,%.6g\n",
+                      c->id().c_str(), c->cluster().c_str(), cfg::value_traits<core_type>::format(c->type()).c_str(),
+                      c->clock().freq().hz / 1e6, static_cast<unsigned long long>(ls.get("acquisitions")),
+                      v ? v->share : 0.0, v ? name(v->v) : "", w.p50, w.p99, v ? v->longest_wait_ns : 0.0, w.mean,
+                      h.mean, static_cast<unsigned long long>(l1s.get("stxr_fail")),
+                      static_cast<unsigned long long>(l1s.get("misses")),
+                      static_cast<unsigned long long>(cs.get("wfe_sleeps")),
+                      run.simulated.fs ? static_cast<double>(c->time_asleep().fs) / static_cast<double>(run.simulated.fs) : 0.0);
+        os << buf;
+    }
     return os.str();
 }
 

@@ -22,6 +22,8 @@ json to_json(const cfg::node& n);
 
 json make_result(const system_model& sys, const run_outcome& run, const std::string& config_source);
 std::string format_table(const system_model& sys, const run_outcome& run);
+// One row per core (schema in README.md, "Results").
+std::string format_csv(const system_model& sys, const run_outcome& run);
 
 // Writes via a temporary file in the same directory and rename(2), so a
 // reader sees either the old file or the whole new one. Throws

@@ -98,6 +98,7 @@ void interpreter::run() {
                     if (m_metrics) m_metrics->acquired(now);
                     if (m_mutex) m_mutex->enter(m_core.id(), now);
                 } else {
+                    if (m_metrics) m_metrics->released(now);
                     if (m_mutex) m_mutex->leave(m_core.id());
                 }
                 break;

@@ -49,7 +49,9 @@ public:
         m_trying = false;
         ++m_acquisitions;
         m_wait_ns.sample(static_cast<double>(t.fs - m_start.fs) * 1e-6);
+        m_held_since = t;
     }
+    void released(duration t) { m_hold_ns.sample(static_cast<double>(t.fs - m_held_since.fs) * 1e-6); }
     std::uint64_t acquisitions() const { return m_acquisitions.value(); }
     duration ongoing_wait(duration now) const { return m_trying ? duration{now.fs - m_start.fs} : duration{}; }
     double longest_wait_ns(duration now) const {
@@ -62,7 +64,8 @@ private:
     stat_group m_stats;
     counter m_acquisitions{m_stats, "acquisitions", "times this core took the lock (mark lock_acquired)"};
     distribution m_wait_ns{m_stats, "wait_ns", "from mark lock_begin to mark lock_acquired, ns"};
-    duration m_start;
+    distribution m_hold_ns{m_stats, "hold_ns", "from mark lock_acquired to mark lock_release, ns"};
+    duration m_start, m_held_since;
     bool m_trying = false;
 };
 

@@ -112,8 +112,9 @@ void replay(core& c, const std::vector<trace_op>& ops, lock_metrics* metrics, mu
                 } else if (op.which == asmx::mark_kind::lock_acquired) {
                     if (metrics) metrics->acquired(now);
                     if (mutex) mutex->enter(c.id(), now);
-                } else if (mutex) {
-                    mutex->leave(c.id());
+                } else {
+                    if (metrics) metrics->released(now);
+                    if (mutex) mutex->leave(c.id());
                 }
                 break;
             }

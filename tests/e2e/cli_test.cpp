@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -125,6 +126,21 @@ TEST_F(Cli, DefaultRunPrintsTableAndWritesDocumentedJson) {
     EXPECT_GT(j["cores"][7]["lock"]["acquisitions"].get<std::uint64_t>(), 0u);
     EXPECT_EQ(j["cores"][2]["lock"]["wait_ns"]["count"], j["cores"][2]["lock"]["acquisitions"]);
     EXPECT_TRUE(j["cores"][2]["l1"].contains("misses"));
+    for (const char* k : {"min", "p25", "p50", "p75", "p90", "p99", "max", "mean", "sd"})
+        EXPECT_TRUE(j["cores"][2]["lock"]["wait_ns"].contains(k)) << k;
+    const double share = j["cores"][2]["lock"]["share"].get<double>() + j["cores"][7]["lock"]["share"].get<double>();
+    EXPECT_NEAR(share, 1.0, 1e-12);
+    EXPECT_TRUE(j["cores"][2]["lock"].contains("verdict"));
+    EXPECT_GT(j["fairness"]["jain"].get<double>(), 0.5);
+    EXPECT_LE(j["fairness"]["jain"].get<double>(), 1.0);
+    // The CSV: a header and one row per core, the acquisitions as in the JSON.
+    const std::string csv = slurp(m_dir / "cohsim-out" / "cores.csv");
+    EXPECT_EQ(csv.rfind("core,cluster,type,freq_mhz,acquisitions,share,verdict,", 0), 0u) << csv;
+    EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 9);
+    EXPECT_NE(csv.find("\nlittle.2,little,cortex-a53,832," +
+                       std::to_string(j["cores"][2]["lock"]["acquisitions"].get<std::uint64_t>()) + ","),
+              std::string::npos)
+        << csv;
     EXPECT_TRUE(j["components"].contains("interconnect"));
     // The effective config is written beside the results and loads again.
     const auto c = run({"config", "cohsim-out/config.yaml"});

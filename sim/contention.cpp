@@ -1,0 +1,64 @@
+#include "sim/contention.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace cohsim {
+
+const char* name(verdict v) {
+    switch (v) {
+        case verdict::fair: return "fair";
+        case verdict::disadvantaged: return "DISADVANTAGED";
+        case verdict::starved: return "STARVED";
+    }
+    return "?";
+}
+
+std::string count_text(std::uint64_t n) {
+    char buf[32];
+    if (n >= 1'000'000'000) std::snprintf(buf, sizeof buf, "%.1fG", n / 1e9);
+    else if (n >= 1'000'000) std::snprintf(buf, sizeof buf, "%.1fM", n / 1e6);
+    else if (n >= 10'000) std::snprintf(buf, sizeof buf, "%.1fk", n / 1e3);
+    else std::snprintf(buf, sizeof buf, "%llu", static_cast<unsigned long long>(n));
+    return buf;
+}
+
+std::string duration_text(double ns) {
+    char buf[32];
+    if (ns >= 1e9) std::snprintf(buf, sizeof buf, "%.3g s", ns / 1e9);
+    else if (ns >= 1e6) std::snprintf(buf, sizeof buf, "%.3g ms", ns / 1e6);
+    else if (ns >= 1e3) std::snprintf(buf, sizeof buf, "%.3g us", ns / 1e3);
+    else std::snprintf(buf, sizeof buf, "%.3g ns", ns);
+    return buf;
+}
+
+contention judge(const std::vector<contender>& cores, double run_ns) {
+    contention out;
+    if (cores.empty()) return out;
+    double sum = 0, sum2 = 0;
+    for (const auto& c : cores) sum += static_cast<double>(c.acquisitions), sum2 += double(c.acquisitions) * double(c.acquisitions);
+    const double n = static_cast<double>(cores.size());
+    out.jain = sum2 > 0 ? sum * sum / (n * sum2) : 1.0;
+    const auto best = std::max_element(cores.begin(), cores.end(),
+                                       [](const contender& a, const contender& b) { return a.acquisitions < b.acquisitions; });
+    const double fair = 1.0 / n;
+    for (const auto& c : cores) {
+        contender_result r;
+        r.id = c.id;
+        r.acquisitions = c.acquisitions;
+        r.share = sum > 0 ? static_cast<double>(c.acquisitions) / sum : fair;
+        r.longest_wait_ns = c.longest_wait_ns;
+        const double wait_frac = run_ns > 0 ? c.longest_wait_ns / run_ns : 0;
+        if (cores.size() > 1 && (r.share < 0.01 * fair || wait_frac >= 0.25)) r.v = verdict::starved;
+        else if (cores.size() > 1 && (r.share < 0.5 * fair || wait_frac >= 0.01)) r.v = verdict::disadvantaged;
+        char share[32];
+        std::snprintf(share, sizeof share, "%.2g", r.share);
+        r.reason = c.id + " " + name(r.v) + ": " + count_text(c.acquisitions) + " acquisitions";
+        if (&c != &*best) r.reason += " vs " + count_text(best->acquisitions) + " for " + best->id;
+        r.reason += std::string(" (share ") + share + "); longest wait " + duration_text(c.longest_wait_ns);
+        out.cores.push_back(r);
+    }
+    return out;
+}
+
+}  // namespace cohsim
