@@ -2,6 +2,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -291,10 +292,26 @@ void apply_override(node& root, const std::string& assignment, const std::string
     shift(shift, v);
 
     if (root.k != node::kind::map) root = node::map();
+    // A number selects an item of an existing list: workload.threads.1.outside.
+    auto index = [&](const node& n, const std::string& part) -> long {
+        if (n.k != node::kind::seq || part.empty() || part.size() > 6 ||
+            !std::all_of(part.begin(), part.end(), [](char c) { return c >= '0' && c <= '9'; }))
+            return -1;
+        const long i = std::stol(part);
+        if (i >= static_cast<long>(n.items.size()))
+            throw config_error({where, 1, 1}, path, "the list has " + std::to_string(n.items.size()) + " items",
+                               "an index from 0 to " + std::to_string(static_cast<long>(n.items.size()) - 1));
+        return i;
+    };
     node* cur = &root;
     for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
+        if (const long at = index(*cur, parts[i]); at >= 0) {
+            cur = &cur->items[static_cast<std::size_t>(at)];
+            if (cur->k != node::kind::map) *cur = node::map();
+            continue;
+        }
         node* next = cur->find(parts[i]);
-        if (!next || next->k != node::kind::map) {
+        if (!next || (next->k != node::kind::map && next->k != node::kind::seq)) {
             node m = node::map();
             m.loc = {where, 1, 1};
             next = &cur->set(parts[i], std::move(m));
@@ -302,6 +319,12 @@ void apply_override(node& root, const std::string& assignment, const std::string
         cur = next;
     }
     v.key_loc = {where, 1, 1};
+    if (const long at = index(*cur, parts.back()); at >= 0) {
+        cur->items[static_cast<std::size_t>(at)] = std::move(v);
+        return;
+    }
+    if (cur->k == node::kind::seq)
+        throw config_error({where, 1, 1}, path, "'" + parts.back() + "' is not an index of this list", "a number");
     cur->set(parts.back(), std::move(v));
 }
 

@@ -53,7 +53,11 @@ public:
     }
     void released(duration t) { m_hold_ns.sample(static_cast<double>(t.fs - m_held_since.fs) * 1e-6); }
     std::uint64_t acquisitions() const { return m_acquisitions.value(); }
-    duration ongoing_wait(duration now) const { return m_trying ? duration{now.fs - m_start.fs} : duration{}; }
+    // A core's local time may run ahead of `now`: a wait that started "later"
+    // has not started yet.
+    duration ongoing_wait(duration now) const {
+        return m_trying && now.fs > m_start.fs ? duration{now.fs - m_start.fs} : duration{};
+    }
     double longest_wait_ns(duration now) const {
         const double ongoing = m_trying ? ongoing_wait(now).ns() : 0.0;
         const double done = m_wait_ns.get().count ? m_wait_ns.get().max : 0.0;

@@ -478,3 +478,12 @@ TEST(Lockref, LseUnbounded4) {
     EXPECT_EQ(r.count, 4u);
     EXPECT_EQ(r.successes, 4u * 301u);
 }
+
+TEST(LockMetrics, AWaitThatStartsAheadOfTheSimulationIsNotNegative) {
+    stat_group g("g");
+    lock_metrics m("x");
+    m.begin(duration{5'000});
+    EXPECT_EQ(m.ongoing_wait(duration{4'000}).fs, 0u);  // the core's local time ran ahead
+    EXPECT_EQ(m.ongoing_wait(duration{7'000}).fs, 2'000u);
+    EXPECT_EQ(m.longest_wait_ns(duration{4'000}), 0.0);
+}

@@ -326,3 +326,14 @@ TEST_F(ConfigTest, ErrorUnknownDsu) {
                "--set #1:1:21: clusters.little.dsu: 'dsu1' is not a key of dsus (expected one of dsu0)");
     EXPECT_EQ(load(f, {"clusters.little.dsu=dsu0"}).clusters.items[0].second.dsu, "dsu0");
 }
+
+TEST_F(ConfigTest, OverridesReachIntoListItems) {
+    const auto c = load("", {"workload.threads.1.outside=50cycles", "workload.threads.0={core: little.1}"});
+    ASSERT_EQ(c.workload.threads.size(), 2u);
+    EXPECT_EQ(c.workload.threads[1].outside.n, 50u);
+    EXPECT_EQ(c.workload.threads[1].core, "big.3");  // the rest of the item stays
+    EXPECT_EQ(c.workload.threads[0].core, "little.1");
+    expect_has(error_of("", {"workload.threads.5.outside=1cycle"}),
+               "--set #1:1:1: workload.threads.5.outside: the list has 2 items (expected an index from 0 to 1)");
+    expect_has(error_of("", {"workload.threads.x=1"}), "'x' is not an index of this list");
+}
