@@ -104,27 +104,5 @@ fallback:
     mov x30, x27
     ret
 
-// The ticket spinlock on the low word (as ticket_llsc.s).
-spin_lock:
-    prfm pstl1strm, [x0]
-grab:
-    ldaxr w1, [x0]
-    add w2, w1, #0x10000
-    stxr w3, w2, [x0]
-    cbnz w3, grab
-    eor w2, w1, w1, ror #16
-    cbz w2, locked
-    sevl
-wait:
-    wfe
-    ldaxrh w3, [x0]
-    eor w2, w3, w1, lsr #16
-    cbnz w2, wait
-locked:
-    ret
-
-spin_unlock:
-    ldrh w1, [x0]
-    add w1, w1, #1
-    stlrh w1, [x0]
-    ret
+// The ticket spinlock on the low word.
+.include "ticket_functions.inc"

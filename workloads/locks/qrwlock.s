@@ -149,27 +149,5 @@ wait_w:                     // until cnts == WAITING, then WAITING -> LOCKED
     mov x30, x27
     ret
 
-// wait_lock: the ticket spinlock (as ticket_llsc.s), lock address in x0.
-spin_lock:
-    prfm pstl1strm, [x0]
-grab:
-    ldaxr w5, [x0]
-    add w6, w5, #0x10000
-    stxr w7, w6, [x0]
-    cbnz w7, grab
-    eor w6, w5, w5, ror #16
-    cbz w6, locked
-    sevl
-wait:
-    wfe
-    ldaxrh w7, [x0]
-    eor w6, w7, w5, lsr #16
-    cbnz w6, wait
-locked:
-    ret
-
-spin_unlock:
-    ldrh w5, [x0]
-    add w5, w5, #1
-    stlrh w5, [x0]
-    ret
+// wait_lock: the ticket spinlock, lock address in x0.
+.include "ticket_functions.inc"
