@@ -209,6 +209,10 @@ TEST_F(Cli, BadInputsExitTwoWithALocatedMessage) {
     expect_bad({"run", "a.yaml", "b.yaml"}, "takes at most one CONFIG");
     expect_bad({"simulate"}, "unknown command 'simulate'");
     expect_bad({"run", "-q", "-v"}, "contradict");
+    const auto prog = write("bad.s", "main:\n    ldxr w1, [w0]\n");
+    expect_bad({"run", "--set", "workload.program=" + prog}, "bad.s:2:15: ldxr w1, [w0]: the base must be an x register");
+    expect_bad({"run", "--set", "workload.program=nosuch.s"}, "nosuch.s: cannot read program");
+    expect_bad({"run", "--set", "workload.threads.0.params={NOPE: 1}"}, "NOPE: the program has no .equ NOPE to set");
 }
 
 TEST_F(Cli, HelpTeachesEveryCommand) {
