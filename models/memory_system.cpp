@@ -271,7 +271,12 @@ struct memory_system::impl {
     std::unique_ptr<event_queue> q;
     std::unordered_map<std::uint64_t, home_line> home;
     std::unordered_map<std::uint64_t, std::uint64_t> words;
-    duration req_free, snoop_free, data_free, mem_free;
+    // One interconnect (and memory) per socket: its channels' busy-until times.
+    struct socket_ports {
+        duration req_free, snoop_free, data_free, mem_free;
+    };
+    std::vector<socket_ports> ports;
+    socket_ports& at_home(std::uint64_t line) { return ports[home_socket(line)]; }
     std::map<std::pair<unsigned, unsigned>, duration> link_free;
     std::vector<unsigned> socket_of;  // per cluster
     std::vector<int> dsu_of;          // per cluster, -1 for none
@@ -315,6 +320,7 @@ struct memory_system::impl {
             socket_of.push_back(specs[c].socket);
             dsu_of.push_back(specs[c].dsu);
             sockets = std::max(sockets, specs[c].socket + 1);
+            ports.resize(sockets);
             for (unsigned i = 0; i < specs[c].cores; ++i) {
                 clusters.back()->agents.push_back(agent);
                 l1s.push_back(std::make_unique<l1>(agent++, c, specs[c].name + "." + std::to_string(i), specs[c].params));
@@ -604,7 +610,7 @@ struct memory_system::impl {
     void to_interconnect(const request_msg& m, unsigned k, duration now) {
         request_msg fwd = m;
         fwd.at_ic = true;
-        const duration at = through(cross(now, k, m.line, true, false), &req_free, icp.request_occupancy,
+        const duration at = through(cross(now, k, m.line, true, false), &at_home(m.line).req_free, icp.request_occupancy,
                                     icp.request_latency);
         q->at(at, rank(ph_request, arb_key(m.agent)), [this, fwd] { arrive(fwd); });
     }
@@ -688,7 +694,7 @@ struct memory_system::impl {
                 ++tx.answers_left;
                 ++ic_snoops;
                 const duration at =
-                    to_cluster(j, cross(through(now, &snoop_free, cycles{1}, icp.snoop_latency), j, line, false, false));
+                    to_cluster(j, cross(through(now, &at_home(line).snoop_free, cycles{1}, icp.snoop_latency), j, line, false, false));
                 if (tx.cluster_left[j] == 0) {
                     // Nothing to see here: the SCU answers from its duplicate tags.
                     ++clusters[j]->snoops_in;
@@ -718,12 +724,13 @@ struct memory_system::impl {
             ++clusters[j]->l2_hits;
             ++ic_transfers;
             const duration at =
-                to_cluster(j, cross(through(now, &snoop_free, cycles{1}, icp.snoop_latency), j, line, false, false));
-            return through(cross(in_cluster(j, at, clusters[j]->p.l2.latency), j, line, true, true), &data_free,
+                to_cluster(j, cross(through(now, &at_home(line).snoop_free, cycles{1}, icp.snoop_latency), j, line, false, false));
+            return through(cross(in_cluster(j, at, clusters[j]->p.l2.latency), j, line, true, true), &at_home(line).data_free,
                            icp.data_occupancy, icp.response_latency);
         }
         ++mem_reads;
         duration start = ic.next_edge(now);
+        duration& mem_free = at_home(line).mem_free;
         if (start < mem_free) start = mem_free;
         const std::uint64_t busy_fs = line_bytes * fs_per_second / memp.bytes_per_second;
         mem_free = duration{start.fs + busy_fs};
@@ -797,7 +804,7 @@ struct memory_system::impl {
         if (agent == tx.owner_at_start) tx.owner_dirty = dirty, owner_answered(tx, data);
         if (--tx.cluster_left[k] > 0) return;
         const duration leave = cross(tx.cluster_ready[k], k, line, true, data);
-        const duration back = data ? through(leave, &data_free, icp.data_occupancy, icp.response_latency)
+        const duration back = data ? through(leave, &at_home(line).data_free, icp.data_occupancy, icp.response_latency)
                                    : through(leave, nullptr, cycles{1}, icp.response_latency);
         q->at(back, rank(ph_response, k), [this, line] { answer_at_home(line, -1, false, false); });
     }
@@ -830,7 +837,7 @@ struct memory_system::impl {
         duration at;
         if (tx.global) {
             const duration at_scu = to_cluster(
-                k, cross(through(tx.ready, &data_free, data ? icp.data_occupancy : cycles{1}, icp.data_latency), k, line,
+                k, cross(through(tx.ready, &at_home(line).data_free, data ? icp.data_occupancy : cycles{1}, icp.data_latency), k, line,
                          false, data));
             at = in_cluster(k, at_scu, clusters[k]->p.scu.snoop_latency);
             fill_shared(k, line);
@@ -850,7 +857,7 @@ struct memory_system::impl {
         const unsigned k = c.cluster;
         const std::uint64_t line = tx.req.line;
         const duration at_scu = to_cluster(
-            k, cross(through(tx.ready, &data_free, cycles{1}, icp.data_latency), k, line, false, false));
+            k, cross(through(tx.ready, &at_home(line).data_free, cycles{1}, icp.data_latency), k, line, false, false));
         const duration at = in_cluster(k, at_scu, clusters[k]->p.scu.snoop_latency);
         const mem_response resp = perform(c, at);
         q->at(at, rank(ph_response, c.agent), [this, &c, resp] { finish(c, resp); });

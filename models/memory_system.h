@@ -27,10 +27,11 @@
 //   - LSE atomics performed far when the platform says so: at the point of
 //     serialisation, after every cached copy is invalidated; the requester
 //     gets the old value and no copy of the line.
-//   - Several sockets: each cluster sits on a socket; a line's home is on
-//     socket (line / 64) mod sockets (interleaved); every hop between a
-//     cluster and a home on another socket crosses the link, which adds
-//     `link_latency` and holds the link for the message's bytes.
+//   - Several sockets: each cluster sits on a socket, and each socket has its
+//     own interconnect (channels) and memory; a line's home is on socket
+//     (line / 64) mod sockets (interleaved); every hop between a cluster and
+//     a home on another socket crosses the link, which adds `link_latency`
+//     and holds the link for the message's bytes.
 //   - DynamIQ-style sharing: clusters under one DSU are one coherence domain
 //     (a transfer between them is served by the DSU, in the clusters' own
 //     hop latencies) and share an L3, a timing filter like the L2 with its
