@@ -284,3 +284,34 @@ TEST_F(Cli, BenchReportsSpeedAndMemory) {
     for (const char* key : {"sim_s_per_host_s", "events_per_host_s", "peak_rss_kib"})
         EXPECT_NE(r.out.find(key), std::string::npos) << key;
 }
+
+TEST_F(Cli, EveryPlatformRunsTheTicketLock) {
+    const std::pair<const char*, const char*> platforms[] = {{"asr_4xa53_4xa73", "[{core: little.2}, {core: big.3}]"},
+                                                             {"dynamiq_4xa55_4xa75", "[{core: little.0}, {core: big.0}]"},
+                                                             {"rpi2_4xa7", "[{core: cpu.0}, {core: cpu.1}]"},
+                                                             {"exynos5422", "[{core: little.0}, {core: big.0}]"},
+                                                             {"thunderx2_2s", "[{core: s0.0}, {core: s1.0}]"}};
+    for (const auto& [name, threads] : platforms) {
+        const std::string file = std::string(COHSIM_SOURCE_DIR) + "/configs/platforms/" + name + ".yaml";
+        const auto r = run({"run", file, "--duration", "200us", "-q", "--json", "p.json", "--set",
+                            std::string("workload.threads=") + threads});
+        ASSERT_EQ(r.status, 0) << name << ": " << r.err;
+        const json j = read_json("p.json");
+        std::uint64_t total = 0;
+        for (const auto& c : j["cores"])
+            if (c.contains("lock")) total += c["lock"]["acquisitions"].get<std::uint64_t>();
+        EXPECT_GT(total, 20u) << name;
+    }
+}
+
+TEST_F(Cli, TheDefaultScenarioIsThePhonePlatform) {
+    // configs/default.yaml repeats the platform file (it is compiled in and
+    // cannot include it); the two must not drift apart.
+    const auto a = run({"config"});
+    const auto b = run({"config", std::string(COHSIM_SOURCE_DIR) + "/configs/platforms/asr_4xa53_4xa73.yaml"});
+    auto platform_part = [](const std::string& yaml) {
+        return yaml.substr(yaml.find("clusters:"), yaml.find("workload:") - yaml.find("clusters:"));
+    };
+    EXPECT_EQ(platform_part(a.out), platform_part(b.out));
+    EXPECT_NE(a.out.find("workload:"), std::string::npos);
+}
