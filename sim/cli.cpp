@@ -116,7 +116,7 @@ const char* const run_help = R"(usage: cohsim run [CONFIG] [OPTIONS]
 Simulates CONFIG (a YAML file; without one, the built-in default scenario:
 4 x Cortex-A53 @ 832MHz + 4 x Cortex-A73 @ 1.8GHz) for run.duration of
 simulated time, prints a table of per-core results, and writes the result
-JSON and the effective config into the output directory.
+JSON, a per-core CSV and the effective config into the output directory.
 
 )";
 
@@ -166,7 +166,7 @@ int cmd_run(const std::vector<std::string>& args) {
         ("json", po::value(&json_file)->value_name("FILE"),
          "also write the result JSON to FILE (atomically).\n  --json results/run1.json")  //
         ("out", po::value(&out_dir)->default_value("cohsim-out")->value_name("DIR"),
-         "directory for result.json and config.yaml (the effective config); created if needed.\n"
+         "directory for result.json, cores.csv and config.yaml (the effective config); created if needed.\n"
          "  --out runs/freq-1248")  //
         ("verbose,v", "log details (model set-up, each written file) to stderr")  //
         ("quiet,q", "print nothing but errors (no table, no progress)");
