@@ -209,7 +209,6 @@ struct memory_system::impl {
         const clock_domain* clock;
         cluster_memory_params p;
         cache_array<char> l2;
-        std::vector<unsigned> agents;
         stat_group stats;
         counter local_tx{stats, "local_transactions", "requests served inside the cluster by the SCU"};
         counter l2_hits{stats, "l2_hits", "data supplied by the L2"};
@@ -244,7 +243,6 @@ struct memory_system::impl {
     struct transaction {
         request_msg req;
         const home_cell* cell = nullptr;
-        hevent ev = hevent::GetS;
         int owner_at_start = -1;
         bool global = false;
         bool far = false;
@@ -262,7 +260,6 @@ struct memory_system::impl {
         std::vector<request_msg> waiting;
     };
 
-    memory_system& self;
     std::vector<std::unique_ptr<cluster>> clusters;
     std::vector<std::unique_ptr<l1>> l1s;
     interconnect_params icp;
@@ -309,9 +306,9 @@ struct memory_system::impl {
     counter far_atomics{ic_stats, "far_atomics", "atomics performed at the interconnect"};
     counter link_crossings{ic_stats, "link_crossings", "messages that crossed the inter-socket link"};
 
-    impl(memory_system& s, const std::vector<cluster_spec>& specs, const interconnect_params& icp_,
-         const memory_params& memp_, const std::vector<dsu_spec>& dsu_specs)
-        : self(s), icp(icp_), memp(memp_), ic("interconnect", icp_.freq) {
+    impl(const std::vector<cluster_spec>& specs, const interconnect_params& icp_, const memory_params& memp_,
+         const std::vector<dsu_spec>& dsu_specs)
+        : icp(icp_), memp(memp_), ic("interconnect", icp_.freq) {
         q = std::make_unique<event_queue>("queue");
         for (const auto& d : dsu_specs) dsus.push_back(std::make_unique<dsu>(d));
         unsigned agent = 0;
@@ -322,7 +319,6 @@ struct memory_system::impl {
             sockets = std::max(sockets, specs[c].socket + 1);
             ports.resize(sockets);
             for (unsigned i = 0; i < specs[c].cores; ++i) {
-                clusters.back()->agents.push_back(agent);
                 l1s.push_back(std::make_unique<l1>(agent++, c, specs[c].name + "." + std::to_string(i), specs[c].params));
             }
         }
@@ -650,7 +646,6 @@ struct memory_system::impl {
         tx = transaction{};
         tx.req = m;
         tx.cell = &cell;
-        tx.ev = ev;
         tx.owner_at_start = h.e.owner;
         tx.global = m.at_ic;
         tx.far = m.far;
@@ -922,7 +917,7 @@ struct memory_system::impl {
 
 memory_system::memory_system(const sc_core::sc_module_name& name, const std::vector<cluster_spec>& clusters,
                              const interconnect_params& ic, const memory_params& mem, const std::vector<dsu_spec>& dsus)
-    : sc_module(name), m(std::make_unique<impl>(*this, clusters, ic, mem, dsus)) {}
+    : sc_module(name), m(std::make_unique<impl>(clusters, ic, mem, dsus)) {}
 
 memory_system::~memory_system() = default;
 
