@@ -430,6 +430,13 @@ struct memory_system::impl {
         start(c, now);
     }
 
+    // The core's access as a cache event in state `st`: an exclusive load
+    // that may ask for Unique needs no upgrade once the line is readable.
+    static cevent event_in(const l1& c, cstate st) {
+        if (c.ev == cevent::Unique && c.req.kind == mem_request::load_exclusive && can_read(st)) return cevent::Load;
+        return c.ev;
+    }
+
     void finish(l1& c, const mem_response& resp) {
         c.busy = false;
         auto done = std::move(c.done);
@@ -439,9 +446,7 @@ struct memory_system::impl {
     void start(l1& c, duration now) {
         const std::uint64_t line = line_of(c.req.addr);
         cstate st = c.state_of(line);
-        cevent ev = c.ev;
-        // An exclusive load that hits a readable line needs no upgrade.
-        if (ev == cevent::Unique && c.req.kind == mem_request::load_exclusive && can_read(st)) ev = cevent::Load;
+        const cevent ev = event_in(c, st);
         const cache_cell& cell = cache_transition(st, ev);
         const duration lookup = in_cluster(c.cluster, now, clusters[c.cluster]->p.l1.hit_latency);
         if (cell.kind == outcome::stall) return;  // retried when the line's eviction completes
@@ -876,9 +881,7 @@ struct memory_system::impl {
         if (global) at = through(cross(at, k, line, true, false), nullptr, cycles{1}, icp.response_latency);
         q->at(at, rank(ph_response, c.agent), [this, line] { unblock(line); });
         // The core's access now performs.
-        const cevent replay = c.ev == cevent::Unique && c.req.kind == mem_request::load_exclusive && can_read(cell.next)
-                                  ? cevent::Load
-                                  : c.ev;
+        const cevent replay = event_in(c, cell.next);
         const cache_cell& again = cache_transition(cell.next, replay);
         if (again.kind != outcome::ok || !(again.actions & a_hit))
             protocol_error("replayed access does not hit in " + std::string(protocol::name(cell.next)));

@@ -65,6 +65,10 @@ struct stat_reader : stat_visitor {
         auto it = counters.find(n);
         return it == counters.end() ? 0 : it->second;
     }
+    summary dist(const std::string& n) const {
+        auto it = dists.find(n);
+        return it == dists.end() ? summary{} : it->second;
+    }
 };
 
 std::string fixed(double v, int digits) {
@@ -100,6 +104,16 @@ std::map<std::string, std::map<std::string, const stat_group*>> per_core_groups(
     for (const stat_group* g : sys.memory().stat_groups()) add(g);
     for (const auto& t : sys.threads()) add(&t->metrics().stats());
     return out;
+}
+
+using core_parts = std::map<std::string, std::map<std::string, const stat_group*>>;
+
+// A core's part ("l1", "lock"), or null when it has none.
+const stat_group* part_of(const core_parts& parts, const std::string& core, const std::string& part) {
+    auto it = parts.find(core);
+    if (it == parts.end()) return nullptr;
+    auto p = it->second.find(part);
+    return p == it->second.end() ? nullptr : p->second;
 }
 
 contention judge_run(const system_model& sys, const run_outcome& run) {
@@ -199,19 +213,14 @@ std::string format_table(const system_model& sys, const run_outcome& run) {
     header.insert(header.end(), {"L1 misses", "WFE sleeps", "asleep"});
     t.header(header);
     for (const auto& c : sys.cores()) {
-        auto it = parts.find(c->id());
-        const stat_group* lock = nullptr;
-        const stat_group* l1 = nullptr;
-        if (it != parts.end()) {
-            if (it->second.count("lock")) lock = it->second.at("lock");
-            if (it->second.count("l1")) l1 = it->second.at("l1");
-        }
+        const stat_group* lock = part_of(parts, c->id(), "lock");
+        const stat_group* l1 = part_of(parts, c->id(), "l1");
         if (workload && !lock) continue;  // show the cores that run something
         const stat_reader core_stats(&c->stats()), lock_stats(lock), l1_stats(l1);
         std::vector<std::string> row = {c->id(), cfg::value_traits<core_type>::format(c->type()),
                                         to_string(c->clock().freq())};
         if (workload) {
-            const auto w = lock_stats.dists.count("wait_ns") ? lock_stats.dists.at("wait_ns") : summary{};
+            const summary w = lock_stats.dist("wait_ns");
             const contender_result* v = verdict_of(judged, c->id());
             char share[32];
             std::snprintf(share, sizeof share, "%.3g", v ? v->share : 0.0);
@@ -245,12 +254,8 @@ std::string format_csv(const system_model& sys, const run_outcome& run) {
     os << "core,cluster,type,freq_mhz,acquisitions,share,verdict,wait_ns_p50,wait_ns_p99,wait_ns_max,wait_ns_mean,"
           "hold_ns_mean,stxr_fail,l1_misses,wfe_sleeps,asleep_fraction\n";
     for (const auto& c : sys.cores()) {
-        auto it = parts.find(c->id());
-        const stat_group* lock = it != parts.end() && it->second.count("lock") ? it->second.at("lock") : nullptr;
-        const stat_group* l1 = it != parts.end() && it->second.count("l1") ? it->second.at("l1") : nullptr;
-        const stat_reader ls(lock), l1s(l1), cs(&c->stats());
-        const summary w = ls.dists.count("wait_ns") ? ls.dists.at("wait_ns") : summary{};
-        const summary h = ls.dists.count("hold_ns") ? ls.dists.at("hold_ns") : summary{};
+        const stat_reader ls(part_of(parts, c->id(), "lock")), l1s(part_of(parts, c->id(), "l1")), cs(&c->stats());
+        const summary w = ls.dist("wait_ns"), h = ls.dist("hold_ns");
         const contender_result* v = verdict_of(judged, c->id());
         char buf[512];
         std::snprintf(buf, sizeof buf, "%s,%s,%s,%.6g,%llu,%.6g,%s,%.6g,%.6g,%.6g,%.6g,%.6g,%llu,%llu,%llu,%.6g\n",
