@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <map>
 
@@ -180,6 +181,25 @@ TEST(Interpreter, WorkAdvancesOnlyLocalTime) {
 
 namespace {
 
+// little.0 .. little.(little-1), then big.0 .. big.(big-1).
+std::vector<std::string> cores_of(unsigned little, unsigned big) {
+    std::vector<std::string> ids;
+    for (unsigned i = 0; i < little; ++i) ids.push_back("little." + std::to_string(i));
+    for (unsigned i = 0; i < big; ++i) ids.push_back("big." + std::to_string(i));
+    return ids;
+}
+
+// The override "workload.threads=[...]": one thread per core, `iters`
+// iterations each, with `more(i)` added to thread i (e.g. its params).
+std::string threads_on(const std::vector<std::string>& ids, unsigned iters,
+                       const std::function<std::string(unsigned)>& more = {}) {
+    std::string s = "workload.threads=[";
+    for (unsigned i = 0; i < ids.size(); ++i)
+        s += std::string(i ? ", " : "") + "{core: " + ids[i] + ", iterations: " + std::to_string(iters) +
+             (more ? more(i) : "") + "}";
+    return s + "]";
+}
+
 // `cores` threads each take the lock `iters` times and bump a shared counter
 // inside; the simulator's mutex checker stops the run if two are ever inside.
 void lock_correctness(const std::string& lock, unsigned little, unsigned big, unsigned iters,
@@ -187,13 +207,7 @@ void lock_correctness(const std::string& lock, unsigned little, unsigned big, un
     std::vector<std::string> sets = {"clusters.little.cores=" + std::to_string(little),
                                      "clusters.big.cores=" + std::to_string(big),
                                      "workload.program=locks/" + lock + ".s",
-                                     "workload.params={COUNT: 1}"};
-    std::string threads = "workload.threads=[";
-    for (unsigned i = 0; i < little + big; ++i) {
-        const std::string id = i < little ? "little." + std::to_string(i) : "big." + std::to_string(i - little);
-        threads += std::string(i ? ", " : "") + "{core: " + id + ", iterations: " + std::to_string(iters) + "}";
-    }
-    sets.push_back(threads + "]");
+                                     "workload.params={COUNT: 1}", threads_on(cores_of(little, big), iters)};
     sets.insert(sets.end(), extra.begin(), extra.end());
     system_model sys(test_platform(sets));
     for (int i = 0; i < 2000; ++i) run_for_fs(1'000'000'000'000ULL);  // up to 2 s; halted cores cost nothing
@@ -295,12 +309,8 @@ lockref_result lockref_run(unsigned per_cluster, unsigned iters, const std::stri
                            std::vector<std::string> extra = {}) {
     std::vector<std::string> sets = {"clusters.little.cores=" + std::to_string(per_cluster),
                                      "clusters.big.cores=" + std::to_string(per_cluster),
-                                     "workload.program=locks/lockref.s", "workload.params=" + params};
-    std::string threads = "workload.threads=[";
-    for (unsigned i = 0; i < 2 * per_cluster; ++i)
-        threads += std::string(i ? ", " : "") + "{core: " + (i < per_cluster ? "little." : "big.") +
-                   std::to_string(i % per_cluster) + ", iterations: " + std::to_string(iters) + "}";
-    sets.push_back(threads + "]");
+                                     "workload.program=locks/lockref.s", "workload.params=" + params,
+                                     threads_on(cores_of(per_cluster, per_cluster), iters)};
     sets.insert(sets.end(), extra.begin(), extra.end());
     system_model sys(test_platform(sets));
     for (int i = 0; i < 2000; ++i) run_for_fs(1'000'000'000'000ULL);
@@ -411,15 +421,12 @@ namespace {
 // `writers` + `readers` cores (writers first, alternating clusters).
 std::pair<std::uint64_t, std::uint64_t> rwlock_run(unsigned writers, unsigned readers, unsigned iters) {
     const unsigned n = writers + readers, per = (n + 1) / 2;
-    std::string threads = "workload.threads=[";
-    for (unsigned i = 0; i < n; ++i) {
-        const std::string id = (i % 2 ? "big." : "little.") + std::to_string(i / 2);
-        threads += std::string(i ? ", " : "") + "{core: " + id + ", iterations: " + std::to_string(iters) +
-                   ", params: {ROLE: " + (i < writers ? "0" : "1") + "}}";
-    }
+    std::vector<std::string> ids;
+    for (unsigned i = 0; i < n; ++i) ids.push_back((i % 2 ? "big." : "little.") + std::to_string(i / 2));
+    const auto role = [writers](unsigned i) { return std::string(", params: {ROLE: ") + (i < writers ? "0" : "1") + "}"; };
     system_model sys(test_platform({"clusters.little.cores=" + std::to_string(per),
                                     "clusters.big.cores=" + std::to_string(per), "workload.program=locks/qrwlock.s",
-                                    threads + "]"}));
+                                    threads_on(ids, iters, role)}));
     for (int i = 0; i < 2000; ++i) run_for_fs(1'000'000'000'000ULL);
     // counter at +128, bad at +192 (cnts, wait_lock, counter/in_write, bad: one line each)
     return {sys.memory().peek(shared_base + 128, 8), sys.memory().peek(shared_base + 192, 8)};
