@@ -30,7 +30,8 @@ struct cache_builder {
     }
     // Responses a state never waits for.
     void no_grants(cstate s, std::initializer_list<cevent> except = {}) {
-        for (cevent e : {cevent::Data_S, cevent::Data_E, cevent::Data_M, cevent::Ack_E, cevent::Ack_M, cevent::Put_Ack})
+        for (cevent e : {cevent::Data_S, cevent::Data_E, cevent::Data_M, cevent::Ack_E, cevent::Ack_M, cevent::Put_Ack,
+                         cevent::Excl_Fail})
             if (std::find(except.begin(), except.end(), e) == except.end()) impossible(s, e);
     }
 };
@@ -106,7 +107,10 @@ void build_cache_table(cache_table& table) {
     b.ok(S::IM_D, E::Inv, S::IM_D, a_snp_ack);
     b.ok(S::IM_D, E::Data_E, S::E, a_fill | a_unblock);
     b.ok(S::IM_D, E::Data_M, S::M, a_fill | a_unblock);
-    b.no_grants(S::IM_D, {E::Data_E, E::Data_M});
+    // A store-exclusive's upgrade that lost its copy fails at the home
+    // without taking the line (ACE exclusive CleanUnique).
+    b.ok(S::IM_D, E::Excl_Fail, S::I, a_none);
+    b.no_grants(S::IM_D, {E::Data_E, E::Data_M, E::Excl_Fail});
 
     // SM_A: upgrade from S sent; the copy is still valid for reading.
     b.ok(S::SM_A, E::Load, S::SM_A, a_hit);
@@ -193,6 +197,10 @@ struct home_builder {
         return c;
     }
     void put_stale(hstate s) { simple(s, hevent::Put_stale, grant::Put_Ack, role::none, s); }
+    // A store-exclusive's upgrade from a cache that lost its copy since its
+    // exclusive load: the point of serialisation fails it, nothing changes
+    // (ACE exclusive CleanUnique; A53 TRM: STXR = CleanUnique with ARLOCK).
+    void excl_fail(hstate s) { simple(s, hevent::Upg_lost_excl, grant::Excl_Fail, role::keep, s); }
 };
 
 void build_home_table(home_table& table) {
@@ -206,6 +214,7 @@ void build_home_table(home_table& table) {
     b.impossible(H::I, V::Upg_sharer);
     b.impossible(H::I, V::Upg_owner);
     b.simple(H::I, V::Upg_other, grant::Data_E, role::owner, H::M).mem_read = true;
+    b.excl_fail(H::I);
     b.impossible(H::I, V::Put_owner);
     b.impossible(H::I, V::Put_sharer);
     b.put_stale(H::I);
@@ -227,6 +236,7 @@ void build_home_table(home_table& table) {
     b.impossible(H::S, V::Put_owner);
     b.simple(H::S, V::Put_sharer, grant::Put_Ack, role::none, H::S);  // the last one leaving makes it I
     b.put_stale(H::S);
+    b.excl_fail(H::S);
 
     // M: one owner, unique (E or M at the cache).
     {
@@ -253,6 +263,7 @@ void build_home_table(home_table& table) {
     b.simple(H::M, V::Put_owner, grant::Put_Ack, role::none, H::I).mem_write = true;
     b.impossible(H::M, V::Put_sharer);
     b.put_stale(H::M);
+    b.excl_fail(H::M);
 
     // O: dirty owner plus sharers; memory is stale.
     {
@@ -283,6 +294,7 @@ void build_home_table(home_table& table) {
     b.simple(H::O, V::Put_owner, grant::Put_Ack, role::none, H::S).mem_write = true;
     b.simple(H::O, V::Put_sharer, grant::Put_Ack, role::none, H::O);
     b.put_stale(H::O);
+    b.excl_fail(H::O);
 }
 
 // Filled in place, once: the tables are built by code so that each cell
@@ -342,7 +354,7 @@ const char* name(cstate s) {
 }
 const char* name(cevent e) {
     static const char* n[] = {"Load", "Store", "Unique", "Replacement", "Fwd_GetS", "Fwd_GetM", "Inv",
-                              "Data_S", "Data_E", "Data_M", "Ack_E", "Ack_M", "Put_Ack"};
+                              "Data_S", "Data_E", "Data_M", "Ack_E", "Ack_M", "Put_Ack", "Excl_Fail"};
     return n[static_cast<std::size_t>(e)];
 }
 const char* name(hstate s) {
@@ -350,7 +362,7 @@ const char* name(hstate s) {
     return n[static_cast<std::size_t>(s)];
 }
 const char* name(hevent e) {
-    static const char* n[] = {"GetS", "GetM", "Upg_sharer", "Upg_owner", "Upg_other", "Put_owner", "Put_sharer", "Put_stale"};
+    static const char* n[] = {"GetS", "GetM", "Upg_sharer", "Upg_owner", "Upg_other", "Upg_lost_excl", "Put_owner", "Put_sharer", "Put_stale"};
     return n[static_cast<std::size_t>(e)];
 }
 const char* name(snoop s) {
@@ -358,7 +370,7 @@ const char* name(snoop s) {
     return n[static_cast<std::size_t>(s)];
 }
 const char* name(grant g) {
-    static const char* n[] = {"-", "Data_S", "Data_E", "Data_M", "Ack_E", "Ack_M", "Put_Ack"};
+    static const char* n[] = {"-", "Data_S", "Data_E", "Data_M", "Ack_E", "Ack_M", "Put_Ack", "Excl_Fail"};
     return n[static_cast<std::size_t>(g)];
 }
 const char* name(request r) {
@@ -386,6 +398,7 @@ cevent as_event(grant g) {
         case grant::Data_M: return cevent::Data_M;
         case grant::Ack_E: return cevent::Ack_E;
         case grant::Ack_M: return cevent::Ack_M;
+        case grant::Excl_Fail: return cevent::Excl_Fail;
         default: return cevent::Put_Ack;
     }
 }
@@ -402,14 +415,14 @@ bool home_entry::is_sharer(int agent) const {
     return std::binary_search(sharers.begin(), sharers.end(), agent);
 }
 
-hevent home_entry::classify(request r, int requester) const {
+hevent home_entry::classify(request r, int requester, bool exclusive) const {
     switch (r) {
         case request::GetS: return hevent::GetS;
         case request::GetM: return hevent::GetM;
         case request::Upg:
             if (requester == owner) return hevent::Upg_owner;
             if (is_sharer(requester)) return hevent::Upg_sharer;
-            return hevent::Upg_other;
+            return exclusive ? hevent::Upg_lost_excl : hevent::Upg_other;
         default:
             if (requester == owner) return hevent::Put_owner;
             if (is_sharer(requester)) return hevent::Put_sharer;

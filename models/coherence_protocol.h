@@ -56,6 +56,7 @@ enum class cevent : std::uint8_t {
     Ack_E,    // upgrade granted; the line is clean
     Ack_M,    // upgrade granted; the line is dirty (memory is stale)
     Put_Ack,  // eviction accepted
+    Excl_Fail,  // an exclusive upgrade (STXR's CleanUnique) failed at the home: nothing changes
     count
 };
 
@@ -108,6 +109,7 @@ enum class hevent : std::uint8_t {
     Upg_sharer,  // upgrade from a cache the home lists as a sharer
     Upg_owner,   // upgrade from the owner (in O)
     Upg_other,   // upgrade from a cache that lost its copy meanwhile: served as GetM
+    Upg_lost_excl,  // the same for a store-exclusive's upgrade: it fails (ACE exclusive CleanUnique)
     Put_owner,   // eviction by the owner (PutE, PutO or PutM)
     Put_sharer,  // eviction by a sharer (PutS)
     Put_stale,   // eviction that crossed a snoop: the cache no longer holds what it says
@@ -115,7 +117,7 @@ enum class hevent : std::uint8_t {
 };
 
 enum class snoop : std::uint8_t { none, Fwd_GetS, Fwd_GetM, Inv };
-enum class grant : std::uint8_t { none, Data_S, Data_E, Data_M, Ack_E, Ack_M, Put_Ack };
+enum class grant : std::uint8_t { none, Data_S, Data_E, Data_M, Ack_E, Ack_M, Put_Ack, Excl_Fail };
 enum class role : std::uint8_t { none, sharer, owner, keep };
 
 struct home_cell {
@@ -169,7 +171,8 @@ struct home_entry {
     std::vector<int> sharers;  // sorted, never holds the owner
 
     bool is_sharer(int agent) const;
-    hevent classify(request r, int requester) const;
+    // `exclusive`: the request is a store-exclusive's (STXR) upgrade.
+    hevent classify(request r, int requester, bool exclusive = false) const;
     // Updates the record for a finished transaction of `cell`.
     void apply(const home_cell& cell, int requester, bool owner_was_dirty);
     // The record matches its state: I none; S sharers only; M one owner; O an owner (and maybe sharers).

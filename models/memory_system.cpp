@@ -189,6 +189,8 @@ struct memory_system::impl {
         counter writebacks{stats, "writebacks", "evictions (PutS/PutE/PutO/PutM)"};
         counter stxr_success{stats, "stxr_success", "store-exclusives that wrote"};
         counter stxr_fail{stats, "stxr_fail", "store-exclusives that failed"};
+        counter stxr_fail_at_home{stats, "stxr_fail_at_home",
+                                  "of those, upgrades failed by the home: the copy was lost on the way"};
         counter reservation_losses{stats, "reservation_losses", "reservations cleared by another observer or eviction"};
         counter held_snoops{stats, "held_snoops", "snoops delayed by the exclusive hold window"};
 
@@ -238,6 +240,7 @@ struct memory_system::impl {
         bool at_ic;
         duration arrived;
         bool far = false;  // a far atomic: served at the interconnect, no copy for the requester
+        bool exclusive = false;  // a store-exclusive's upgrade (fails if the copy is lost meanwhile)
     };
 
     struct transaction {
@@ -558,7 +561,8 @@ struct memory_system::impl {
 
     // ---- requests to the home ----
     void send_request(l1& c, request r, std::uint64_t line, duration t) {
-        const request_msg m{c.agent, r, line, false, in_cluster(c.cluster, t, clusters[c.cluster]->p.scu.request_latency)};
+        request_msg m{c.agent, r, line, false, in_cluster(c.cluster, t, clusters[c.cluster]->p.scu.request_latency)};
+        m.exclusive = r == request::Upg && c.busy && c.req.kind == mem_request::store_exclusive;
         q->at(m.arrived, rank(ph_request, arb_key(c.agent)), [this, m] { arrive(m); });
     }
 
@@ -620,7 +624,7 @@ struct memory_system::impl {
         const duration now = kernel::now();
         const unsigned k = l1s[m.agent]->cluster;
         // A far atomic snoops every copy, the requester's own included.
-        const hevent ev = m.far ? hevent::GetM : h.e.classify(m.r, static_cast<int>(m.agent));
+        const hevent ev = m.far ? hevent::GetM : h.e.classify(m.r, static_cast<int>(m.agent), m.exclusive);
         const home_cell& cell = home_transition(h.e.state, ev);
         if (cell.kind != outcome::ok)
             protocol_error("home " + hex(m.line) + " in " + protocol::name(h.e.state) + ": " + protocol::name(ev) + " from core " +
@@ -633,6 +637,17 @@ struct memory_system::impl {
             const std::uint64_t line = m.line;
             q->at(in_cluster(k, now, cl.p.scu.snoop_latency), rank(ph_response, agent),
                   [this, agent, line] { put_ack(*l1s[agent], line); });
+            return;
+        }
+        if (cell.grant_clean == grant::Excl_Fail) {
+            // No transaction: the answer goes straight back (no data).
+            const unsigned agent = m.agent;
+            const std::uint64_t line = m.line;
+            duration at = now;
+            if (m.at_ic)
+                at = to_cluster(k, cross(through(now, &at_home(line).data_free, cycles{1}, icp.data_latency), k, line, false, false));
+            q->at(in_cluster(k, at, cl.p.scu.snoop_latency), rank(ph_response, agent),
+                  [this, agent, line] { exclusive_failed(*l1s[agent], line); });
             return;
         }
         const auto t = targets(h, cell, m.far ? ~0u : m.agent);
@@ -888,6 +903,18 @@ struct memory_system::impl {
         e->payload.st = again.next;
         check_line(line);
         finish(c, perform(c, kernel::now()));
+    }
+
+    // The home failed this core's store-exclusive upgrade.
+    void exclusive_failed(l1& c, std::uint64_t line) {
+        const cache_cell& cell = cache_transition(c.state_of(line), cevent::Excl_Fail);
+        if (cell.kind != outcome::ok) protocol_error("Excl_Fail in " + std::string(protocol::name(c.state_of(line))));
+        if (auto* e = c.array.find(line)) c.array.invalidate(*e);
+        check_line(line);
+        c.mon.store_exclusive(c.req.addr);  // an STXR always leaves the local monitor open
+        ++c.stxr_fail;
+        ++c.stxr_fail_at_home;
+        finish(c, mem_response{0, false, kernel::now()});
     }
 
     void put_ack(l1& c, std::uint64_t line) {

@@ -22,7 +22,9 @@
 //     memory; writebacks from an L1 land in its cluster's L2.
 //   - Exclusive monitors (exclusive_monitor.h), cleared when another core
 //     writes the granule or takes the line away, and optionally on eviction;
-//     a hold window delays snoops to a freshly reserved line.
+//     a hold window delays snoops to a freshly reserved line. An STXR's
+//     upgrade that lost its copy on the way fails at the home and takes
+//     nothing (ACE exclusive CleanUnique).
 //   - LSE atomics performed near: in the L1, after obtaining the line unique.
 //   - LSE atomics performed far when the platform says so: at the point of
 //     serialisation, after every cached copy is invalidated; the requester

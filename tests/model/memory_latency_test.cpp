@@ -258,3 +258,52 @@ TEST(MemoryLatency, DynamiqL3Hit) {
     const duration data = D.edge_after(h.L.edge_after(rd.before, cycles{5}), cycles{20});
     EXPECT_EQ(rd.after.fs, h.L.edge_after(data, cycles{2}).fs);
 }
+
+TEST(MemoryLatency, StoreExclusiveUpgradeThatLostItsCopyFailsAtTheHome) {
+    // Both cores read A (Shared). little.0 reserves A and issues its STXR
+    // (an exclusive upgrade); big.0's plain store upgrades first at the
+    // interconnect, which invalidates little.0's copy and clears its
+    // reservation. When little.0's upgrade is then served, the home fails
+    // it without taking the line (ACE exclusive CleanUnique): little.0 ends
+    // with no copy and big.0 keeps its M line.
+    system_model sys(test_platform());
+    op_times sc, st;
+    bool ok = true;
+    sys.find_core("little.0")->set_program([&](core& c) {
+        c.load(A);
+        c.work(cycles{10'000});  // 12.02 us
+        c.load_exclusive(A);
+        sc.before = c.local_time();
+        ok = c.store_exclusive(A, 5);
+        sc.after = c.local_time();
+    });
+    sys.find_core("big.0")->set_program([&](core& c) {
+        c.work(cycles{2'000});
+        c.load(A);
+        c.work(cycles{19'000});  // to ~12.0 us
+        st.before = c.local_time();
+        c.store(A, 9);
+        st.after = c.local_time();
+    });
+    run_for_fs(1'000'000'000'000ULL);
+    const hops h;
+    // big.0's upgrade: 3 + 2 big cycles to its SCU edge, 26 to the interconnect.
+    const duration big_at_ic = h.ic(h.B.edge_after(st.before, cycles{5}), 26);
+    const duration little_at_ic = h.ic(h.L.edge_after(sc.before, cycles{5}), 26);
+    ASSERT_LT(big_at_ic.fs, little_at_ic.fs) << "the scenario needs big.0 to reach the interconnect first";
+    // Invalidate little.0 (27 out, 2 + 2 little cycles, 26 back), grant big.0
+    // (26 + 2 big cycles), big.0 unblocks the home (2 big cycles + 26).
+    const duration inv = h.L.edge_after(h.L.next_edge(h.ic(big_at_ic, 27)), cycles{2});
+    const duration back = h.ic(h.L.edge_after(inv, cycles{2}), 26);
+    const duration big_done = h.B.edge_after(h.B.next_edge(h.ic(back, 26)), cycles{2});
+    EXPECT_EQ(st.after.fs, big_done.fs);
+    const duration unblocked = h.ic(h.B.edge_after(big_done, cycles{2}), 26);
+    ASSERT_LT(little_at_ic.fs, unblocked.fs) << "little.0's upgrade must wait behind big.0's";
+    // Served at the unblock: the failure goes back like an ack (26 + 2 little cycles).
+    const duration failed = h.L.edge_after(h.L.next_edge(h.ic(unblocked, 26)), cycles{2});
+    EXPECT_FALSE(ok);
+    EXPECT_EQ(sc.after.fs, failed.fs);
+    EXPECT_EQ(sys.memory().l1_state(0, A), cstate::I);
+    EXPECT_EQ(sys.memory().l1_state(2, A), cstate::M);
+    EXPECT_EQ(sys.memory().peek(A, 8), 9u);
+}

@@ -28,6 +28,7 @@ struct message {
     snoop s = snoop::none;
     grant g = grant::none;
     int resp = 0;  // 0 ack, 1 clean data, 2 dirty data
+    bool exclusive = false;  // a store-exclusive's upgrade
     std::uint64_t value = 0;
 };
 
@@ -99,7 +100,11 @@ private:
         const auto& cell = cache_transition(m_state[c][l], e);
         if (cell.kind != outcome::ok) return;  // stalled, or nothing to replace
         ++m_ops_issued;
+        // Half the stores are store-exclusives: their upgrade fails at the
+        // home if the copy is lost on the way.
+        m_exclusive = e == cevent::Store && r == 5;
         perform(c, l, e, cell, nullptr);
+        m_exclusive = false;
         if (cell.actions & (a_send_GetS | a_send_GetM | a_send_Upg)) m_pending[c][l] = e;
     }
 
@@ -126,7 +131,7 @@ private:
             {a_send_PutS, request::PutS}, {a_send_PutE, request::PutE}, {a_send_PutO, request::PutO},
             {a_send_PutM, request::PutM}};
         for (const auto& [bit, r] : requests)
-            if (a & bit) send(message::req, [&](message& o) { o.r = r, o.value = m_value[c][l]; });
+            if (a & bit) send(message::req, [&](message& o) { o.r = r, o.value = m_value[c][l], o.exclusive = m_exclusive; });
         if (a & a_snp_ack) send(message::snp_resp, [&](message& o) { o.resp = 0; });
         if (a & a_snp_clean) send(message::snp_resp, [&](message& o) { o.resp = 1, o.value = m_value[c][l]; });
         if (a & a_snp_dirty) send(message::snp_resp, [&](message& o) { o.resp = 2, o.value = m_value[c][l]; });
@@ -158,7 +163,11 @@ private:
         const auto& cell = cache_transition(m_state[c][l], e);
         if (cell.kind != outcome::ok) return fail(where(c, l) + ": impossible event " + name(e));
         perform(c, l, e, cell, &m);
-        if (m.kind == message::grant_msg && m.g != grant::Put_Ack) {
+        if (m.kind == message::grant_msg && m.g == grant::Excl_Fail) {
+            if (!m_pending[c][l]) return fail(where(c, l) + ": an exclusive failure nobody waited for");
+            m_pending[c][l].reset();  // the store-exclusive fails: nothing written
+            ++m_excl_failed;
+        } else if (m.kind == message::grant_msg && m.g != grant::Put_Ack) {
             if (!m_pending[c][l]) return fail(where(c, l) + ": a grant nobody waited for");
             const cevent replay = *m_pending[c][l];
             m_pending[c][l].reset();
@@ -215,11 +224,15 @@ private:
     void start(const message& m) {
         home_line& h = m_home[m.line];
         const int c = m.cache, l = m.line;
-        const hevent ev = h.e.classify(m.r, c);
+        const hevent ev = h.e.classify(m.r, c, m.exclusive);
         const home_cell& cell = home_transition(h.e.state, ev);
         m_hcells.insert({h.e.state, ev});
         if (cell.kind != outcome::ok)
             return fail(std::string("home line ") + std::to_string(l) + " in " + name(h.e.state) + ": impossible " + name(ev));
+        if (cell.grant_clean == grant::Excl_Fail) {
+            to_cache(c, l, [](message& o) { o.kind = message::grant_msg, o.g = grant::Excl_Fail; });
+            return;
+        }
         if (m.r >= request::PutS) {
             if (ev == hevent::Put_owner && cell.mem_write && carries_data(m.r)) m_mem[l] = m.value;
             h.e.apply(cell, c, false);
@@ -293,7 +306,8 @@ private:
     std::vector<std::deque<message>> m_to_home, m_to_home_resp, m_to_cache;
     std::vector<home_line> m_home;
     std::vector<std::uint64_t> m_mem, m_truth;
-    std::uint64_t m_next_value = 1, m_ops_issued = 0, m_loads_checked = 0;
+    std::uint64_t m_next_value = 1, m_ops_issued = 0, m_loads_checked = 0, m_excl_failed = 0;
+    bool m_exclusive = false;
     std::string m_failure;
     std::set<std::pair<cstate, cevent>> m_cells;
     std::set<std::pair<hstate, hevent>> m_hcells;

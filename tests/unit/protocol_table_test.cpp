@@ -81,12 +81,13 @@ TEST(ProtocolTable, CellsObeyTheProtocolRules) {
                 }
             }
             // A data/ack grant ends in a stable state and unblocks the home.
-            if (is_grant(e) && e != cevent::Put_Ack) {
+            if (is_grant(e) && e != cevent::Put_Ack && e != cevent::Excl_Fail) {
                 EXPECT_TRUE(is_stable(c.next)) << where;
                 EXPECT_TRUE(c.actions & a_unblock) << where;
             }
-            if (e == cevent::Put_Ack) {
+            if (e == cevent::Put_Ack || e == cevent::Excl_Fail) {
                 EXPECT_EQ(c.next, cstate::I) << where;
+                EXPECT_FALSE(c.actions & a_unblock) << where;  // the home never blocked for it
             }
             // Data-carrying grants fill; acks do not.
             const bool data = e == cevent::Data_S || e == cevent::Data_E || e == cevent::Data_M;
@@ -160,6 +161,13 @@ TEST(ProtocolTable, HomeCellsMatchTheirIntent) {
         EXPECT_EQ(a.grant_dirty, b.grant_dirty);
         EXPECT_EQ(a.to_owner, b.to_owner);
         EXPECT_EQ(a.mem_read, b.mem_read);
+        // A store-exclusive's upgrade that lost its copy fails and changes nothing.
+        const auto& x = home_transition(static_cast<hstate>(s), hevent::Upg_lost_excl);
+        EXPECT_EQ(x.grant_clean, grant::Excl_Fail);
+        EXPECT_EQ(x.next_clean, static_cast<hstate>(s));
+        EXPECT_EQ(x.to_owner, snoop::none);
+        EXPECT_EQ(x.to_sharers, snoop::none);
+        EXPECT_FALSE(x.mem_read);
         // A stale eviction is acknowledged and changes nothing.
         const auto& st = home_transition(static_cast<hstate>(s), hevent::Put_stale);
         EXPECT_EQ(st.grant_clean, grant::Put_Ack);
@@ -196,6 +204,8 @@ TEST(ProtocolTable, HomeEntryBookkeeping) {
     EXPECT_EQ(h.classify(request::Upg, 2), hevent::Upg_sharer);
     EXPECT_EQ(h.classify(request::Upg, 1), hevent::Upg_owner);
     EXPECT_EQ(h.classify(request::Upg, 3), hevent::Upg_other);
+    EXPECT_EQ(h.classify(request::Upg, 3, true), hevent::Upg_lost_excl);
+    EXPECT_EQ(h.classify(request::Upg, 2, true), hevent::Upg_sharer);  // still a sharer: it may go ahead
     EXPECT_EQ(h.classify(request::PutM, 3), hevent::Put_stale);
     h.apply(home_transition(hstate::O, hevent::Upg_sharer), 2, true);
     EXPECT_EQ(h.state, hstate::M);
