@@ -39,6 +39,7 @@
 
 #include "models/memory_system.h"
 #include "sim/clock_domain.h"
+#include "sim/random.h"
 #include "sim/schema.h"
 #include "sim/stats.h"
 #include "sim/units.h"
@@ -91,6 +92,8 @@ public:
     // Set-up, before the simulation starts.
     void set_program(program p) { m_program = std::move(p); }
     void set_tick_phase(duration first_tick);
+    // This core's pseudo-random stream, seeded from the run's seed.
+    random_stream& random() { return m_random; }
     duration next_tick() const { return m_next_tick; }
     void connect(memory_system* mem, unsigned agent, const std::vector<core*>* all_cores);
     unsigned agent() const { return m_agent; }
@@ -117,6 +120,7 @@ public:
     duration last_wake() const { return m_last_wake; }
 
 private:
+    random_stream m_random;
     void run();
     void sync();
     void take_due_interrupts();

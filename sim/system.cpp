@@ -1,18 +1,10 @@
 #include "sim/system.h"
 
 #include "sim/kernel.h"
+#include "sim/random.h"
 
 namespace cohsim {
 
-namespace {
-// A well-mixed 64-bit hash (Steele, Lea, Flood: SplitMix64), for seeding.
-std::uint64_t splitmix64(std::uint64_t x) {
-    x += 0x9e3779b97f4a7c15ULL;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
-}
-}  // namespace
 
 system_model::system_model(const platform_config& cfg, const std::string& config_dir) : m_cfg(cfg) {
     kernel::init();
@@ -47,6 +39,8 @@ system_model::system_model(const platform_config& cfg, const std::string& config
         // Each core's first scheduler tick at a phase drawn from the seed.
         const duration period = m_cores[i]->params().tick_period;
         if (period.fs > 0) m_cores[i]->set_tick_phase({splitmix64(m_cfg.run.seed * 1024 + i) % period.fs});
+        // Each core's own stream (for `work N, M`).
+        m_cores[i]->random() = random_stream(splitmix64(m_cfg.run.seed * 1024 + 512 + i));
     }
     m_threads = build_workload(m_cfg.workload, config_dir, m_core_ptrs, *m_mem, m_mutex);
 }

@@ -530,17 +530,22 @@ private:
             return;
         }
         if (m == "work") {
-            need(st, 1, "work N or work xN");
+            if (st.ops.size() != 2) need(st, 1, "work N, work xN or work N, M");
             i.o = op::work;
             if (auto r = try_reg(st.ops[0].text)) {  // cycles from a register
+                if (st.ops.size() == 2) fail(col(st, st.ops[1].col), st, "a register count takes no range", "work xN");
                 i.rn = r->n;
                 return;
             }
             i.has_imm = true;
             const std::int64_t v = value(st, st.ops[0], false);
             if (v < 0) fail(col(st, st.ops[0].col), st, "negative work", "a number of cycles >= 0");
-            i.o = op::work;
             i.imm = static_cast<std::uint64_t>(v);
+            if (st.ops.size() == 2) {
+                const std::int64_t hi = value(st, st.ops[1], false);
+                if (hi < v) fail(col(st, st.ops[1].col), st, "the range ends below its start", "work N, M with M >= N");
+                i.imm_hi = static_cast<std::uint64_t>(hi);
+            }
             return;
         }
         if (m == "mark") {

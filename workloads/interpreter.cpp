@@ -87,7 +87,9 @@ void interpreter::run() {
             case op::sev: m_core.sev(); break;
             case op::sevl: m_core.sevl(); break;
             case op::barrier: m_core.barrier(); break;
-            case op::work: m_core.work(cycles{i.has_imm ? i.imm : reg(i.rn)}); break;
+            case op::work:
+                m_core.work(cycles{!i.has_imm ? reg(i.rn) : i.imm_hi ? m_core.random().between(i.imm, i.imm_hi) : i.imm});
+                break;
             case op::halt: return;
             case op::region: case op::endregion: break;
             case op::mark: {

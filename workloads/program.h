@@ -22,6 +22,9 @@
 // cbz/cbnz, tbz/tbnz, bl/ret.
 // Simulator directives (written as instructions):
 //   work N | work xN             N cycles of compute (or as many as xN holds)
+//   work N, M                    between N and M cycles, uniform, drawn from the
+//                                core's seeded stream (timing that varies run to run
+//                                on real hardware: branch history, cache state)
 //   mark lock_begin | lock_acquired | lock_release
 //                                what the metrics read
 //   region NAME / endregion      a named region for the function profile
@@ -58,6 +61,7 @@ struct insn {
     bool acquire = false, release = false;
     bool has_imm = false;
     std::uint64_t imm = 0;
+    std::uint64_t imm_hi = 0;                 // work N, M: the upper bound (0 = fixed)
     shift sh = shift::none;
     unsigned sh_amount = 0;
     cond c = cond::al;

@@ -179,6 +179,36 @@ TEST(Interpreter, WorkAdvancesOnlyLocalTime) {
     EXPECT_EQ(kernel::events() - e0, 4u + 1u);
 }
 
+TEST(Interpreter, WorkRangeDrawsFromTheCoresSeededStream) {
+    // 1000 draws of `work 100, 200`: the time they take equals the sum of
+    // the core's own stream (drawn again here, independently), every draw
+    // lies in [100, 200] cycles and the mean is near 150 (uniform).
+    system_model sys(test_platform());
+    core& c = *sys.find_core("little.0");
+    random_stream expected = c.random();  // a copy, before the program draws
+    const auto prog = asmx::assemble_text("mov x1, #1000\nloop: work 100, 200\nsub x1, x1, #1\ncbnz x1, loop\nhalt\n", "t.s");
+    interpreter it(c, prog, shared_base, private_base, nullptr, nullptr);
+    duration finished;
+    c.set_program([&](core& self) {
+        it.run();
+        finished = self.local_time();
+    });
+    run_for_fs(1'000'000'000'000ULL);  // 1 ms; the loop takes ~0.22 ms
+    std::uint64_t sum = 0, lo = ~0ULL, hi = 0;
+    for (int i = 0; i < 1000; ++i) {
+        const std::uint64_t d = expected.between(100, 200);
+        sum += d, lo = std::min(lo, d), hi = std::max(hi, d);
+    }
+    EXPECT_EQ(lo, 100u);
+    EXPECT_EQ(hi, 200u);
+    EXPECT_NEAR(static_cast<double>(sum) / 1000, 150.0, 3.0);
+    // mov + 1000 x (work + sub + cbnz) at the preset's costs, from time 0.
+    const clock_domain little("little", frequency{832'000'000});
+    const auto& t = c.params();
+    const std::uint64_t total = t.alu.value().n * 1001 + t.branch.value().n * 1000 + sum;
+    EXPECT_EQ(finished.fs, little.edge_after(duration{}, cycles{total}).fs);
+}
+
 namespace {
 
 // little.0 .. little.(little-1), then big.0 .. big.(big-1).

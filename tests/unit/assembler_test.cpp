@@ -266,4 +266,14 @@ TEST(AssemblerErrors, EveryClassNamesTheStatement) {
     expect_has(error_of("nop\n", {{"NOPE", 1}}), "NOPE: the program has no .equ NOPE to set");
     expect_has(error_of("\n"), "the program has no instructions");
     expect_has(error_of("work -5\n"), "negative work");
+    expect_has(error_of("work 10, 5\n"), "t.s:1:10: work 10, 5: the range ends below its start");
+    expect_has(error_of("work x3, 5\n"), "a register count takes no range");
+    expect_has(error_of("work 1, 2, 3\n"), "takes 1 operand, got 3 (expected work N, work xN or work N, M)");
+}
+
+TEST(Assembler, WorkRange) {
+    const auto p = assemble_text("work 10, 20\nwork 7\n", "t.s");
+    EXPECT_EQ(p.code[0].imm, 10u);
+    EXPECT_EQ(p.code[0].imm_hi, 20u);
+    EXPECT_EQ(p.code[1].imm_hi, 0u);
 }

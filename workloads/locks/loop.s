@@ -15,6 +15,8 @@
 .equ ITERATIONS, 0      // 0 = forever
 .equ INSIDE, 0          // cycles of work inside the critical section
 .equ OUTSIDE, 0         // cycles of work after cpu_relax
+.equ INSIDE_JITTER, 0   // plus 0..INSIDE_JITTER cycles, drawn per iteration
+.equ OUTSIDE_JITTER, 0  // plus 0..OUTSIDE_JITTER cycles, drawn per iteration
 .equ RELAX, 0           // 0 = yield, 1 = wfe_backoff
 .equ THRESHOLD, 10000   // wfe_backoff: calls per sleep
 .equ COUNT, 0           // 1 = increment `counter` inside the critical section
@@ -44,11 +46,13 @@ iteration:
     str x1, [x23]
 no_count:
     work INSIDE
+    work 0, INSIDE_JITTER
     adr x0, lock
     mark lock_release
     bl spin_unlock
     bl cpu_relax
     work OUTSIDE
+    work 0, OUTSIDE_JITTER
     add x19, x19, #1
     cbz x21, iteration
     cmp x19, x21
