@@ -71,6 +71,7 @@ struct l1_params {
     byte_size size{32 * 1024};
     std::uint32_t ways = 4;
     cycles hit_latency{3};
+    bool prefetch_store = true;  // PRFM PST* fetches a missing line unique (false: the hint is dropped)
     static void describe(cfg::struct_schema<l1_params>& s);
 };
 

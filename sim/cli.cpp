@@ -1,4 +1,4 @@
-// The `cohsim` command line: subcommands run, config, params.
+// The `cohsim` command line: subcommands run, config, params, validate.
 //
 // Exit status: 0 success; 1 the simulation failed; 2 bad input (usage or
 // config: the message names file, line, column and key); 130 interrupted
@@ -22,6 +22,7 @@
 #include "sim/runner.h"
 #include "sim/system.h"
 #include "sim/text_table.h"
+#include "sim/validate.h"
 #include "sim/watchdog.h"
 
 namespace po = boost::program_options;
@@ -38,10 +39,6 @@ extern "C" void on_signal(int) {
     std::signal(SIGTERM, SIG_DFL);
 }
 
-struct usage_error : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
-
 const char* const main_help = R"(cohsim: a cycle-approximate multicore cache-coherence simulator.
 
 usage: cohsim COMMAND [ARGS] [OPTIONS]
@@ -53,6 +50,8 @@ commands:
                    override and default resolved
   params           list every config parameter: path, type, unit, default,
                    description
+  validate         run the calibration cases (configs/calibration/) and print
+                   measured against simulated, pass/fail per check
 
 examples:
   cohsim run                                      # the built-in default scenario
@@ -60,6 +59,7 @@ examples:
   cohsim run --set clusters.little.freq=1248MHz   # what if the little core ran faster?
   cohsim config configs/default.yaml --set run.seed=7
   cohsim params
+  cohsim validate --quick                         # calibration, short runs
 
 Every command takes --help. Exit status: 0 ok, 1 simulation failed,
 2 bad input, 130 interrupted (partial results written).
@@ -324,7 +324,8 @@ int cli_main(int argc, const char* const* argv) {
         if (cmd == "run") return cmd_run(args);
         if (cmd == "config") return cmd_config(args);
         if (cmd == "params") return cmd_params(args);
-        throw usage_error("unknown command '" + cmd + "' (expected run, config or params)");
+        if (cmd == "validate") return cmd_validate(args);
+        throw usage_error("unknown command '" + cmd + "' (expected run, config, params or validate)");
     } catch (const usage_error& e) {
         std::cerr << "cohsim: " << e.what() << "\nTry 'cohsim --help' or 'cohsim COMMAND --help'.\n";
         return exit_bad_input;

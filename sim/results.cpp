@@ -81,6 +81,7 @@ std::string si(double v) {
     const char* suffix[] = {"", "k", "M", "G", "T"};
     int i = 0;
     while (v >= 1000 && i < 4) v /= 1000, ++i;
+    if (i == 0 && v < 10) return fixed(v, v < 0.01 ? 4 : v < 1 ? 3 : 2);  // 0.072, not 0
     return fixed(v, v < 10 && i ? 2 : (v < 100 && i ? 1 : 0)) + suffix[i];
 }
 
@@ -166,6 +167,13 @@ json make_result(const system_model& sys, const run_outcome& run, const std::str
                 g->accept(pv);
                 o[part] = std::move(p);
             }
+        // The program's own counters: its .private 64-bit words named stat_*.
+        for (const auto& t : sys.threads())
+            if (t->core_id() == c->id())
+                for (const auto& sym : t->program().symbols)
+                    if (sym.priv && sym.name.rfind("stat_", 0) == 0)
+                        o["program"][sym.name.substr(5)] =
+                            sys.memory().peek(private_base + c->agent() * private_stride + sym.offset, 8);
         if (const contender_result* v = verdict_of(judged, c->id())) {
             o["lock"]["longest_wait_ns"] = v->longest_wait_ns;
             o["lock"]["share"] = v->share;

@@ -313,7 +313,9 @@ public:
         pass1(stmts);
         for (const auto& [k, v] : m_overrides)
             if (!m_prog.constants.count(k))
-                throw config_error({name, 0, 0}, k, "the program has no .equ " + k + " to set", "a constant the program declares");
+                throw config_error({name, 0, 0}, k, "the program has no .equ " + k + " to set",
+                                   "a constant the program declares; drop it from workload.params or the thread's params, e.g. "
+                                   "--set workload.params={}");
         for (const auto& [k, v] : m_overrides) m_prog.constants[k] = v;
         pass2(stmts);
         if (m_prog.code.empty()) throw config_error({name, 0, 0}, "", "the program has no instructions", "at least one instruction");

@@ -31,6 +31,7 @@ inline platform_config test_platform(const std::vector<std::string>& sets = {}) 
         "timer={freq: 1.92MHz, evnti: 8, event_stream: false}",
         "run={duration: 1ms}",
         "workload.threads=[]",
+        "workload.params={}",
     };
     for (const char* b : base) o.emplace_back("test", b);
     for (const auto& s : sets) o.emplace_back("test", s);

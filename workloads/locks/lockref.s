@@ -7,8 +7,8 @@
 // a lost reservation retries inside the primitive) or LSE CAS (LSE = 1).
 // Each iteration: get (count + 1), work OUTSIDE, put (count - 1); after
 // ITERATIONS, one last get, so a finished run leaves count = number of cores.
-// Per core, in its .private data: +0 CAS attempts, +8 CAS successes,
-// +16 fallbacks to the spinlock.
+// Per core, in its .private data (stat_*, reported in result.json under
+// cores[].program): +0 CAS attempts, +8 CAS successes, +16 fallbacks.
 // Known unfair step: the CAS loop has no order; under contention most CASes
 // fail (about 25 attempts per success with 28 threads, calibration.yaml).
 .equ ITERATIONS, 0
@@ -23,9 +23,10 @@
 lockref: .quad 0
 .private
 .align 64
-stats: .quad 0          // CAS attempts
-       .quad 0          // CAS successes
-       .quad 0          // fallbacks
+stats:                  // reported per core in result.json (cores[].program)
+stat_cas_attempts: .quad 0
+stat_cas_successes: .quad 0
+stat_fallbacks: .quad 0
 
 .text
 main:

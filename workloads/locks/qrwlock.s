@@ -17,6 +17,8 @@
 .equ ITERATIONS, 0
 .equ INSIDE, 10
 .equ OUTSIDE, 0
+.equ INSIDE_JITTER, 0   // plus 0..N cycles per iteration (as loop.s)
+.equ OUTSIDE_JITTER, 0
 
 .data
 .shared
@@ -50,10 +52,12 @@ writer:
     add x1, x1, #1
     str x1, [x22]
     work INSIDE
+    work 0, INSIDE_JITTER
     str xzr, [x22, #8]
     mark lock_release
     stlrb wzr, [x20]        // write_unlock: release the writer byte
     work OUTSIDE
+    work 0, OUTSIDE_JITTER
     add x19, x19, #1
     cbz x23, writer
     cmp x19, x23
@@ -69,12 +73,14 @@ reader:
     ldadd x3, x4, [x2]
 read_ok:
     work INSIDE
+    work 0, INSIDE_JITTER
 read_unlock:
     ldxr w1, [x20]          // atomic_sub_release(0x200)
     sub w1, w1, #0x200
     stlxr w3, w1, [x20]
     cbnz w3, read_unlock
     work OUTSIDE
+    work 0, OUTSIDE_JITTER
     add x19, x19, #1
     cbz x23, reader
     cmp x19, x23

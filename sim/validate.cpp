@@ -1,0 +1,570 @@
+#include "sim/validate.h"
+
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <boost/program_options.hpp>
+#include <yaml-cpp/yaml.h>
+
+#include <fcntl.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "sim/cli.h"
+#include "sim/config_tree.h"
+#include "sim/results.h"
+#include "sim/text_table.h"
+#include "sim/units.h"
+
+extern char** environ;
+
+namespace cohsim {
+
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// ---- cases.yaml -------------------------------------------------------------
+
+struct yaml_reader {
+    std::string file;
+    [[noreturn]] void fail(const YAML::Node& n, const std::string& path, const std::string& what,
+                           const std::string& expected = {}) const {
+        const auto m = n.Mark();
+        throw cfg::config_error({file, m.line + 1, m.column + 1}, path, what, expected);
+    }
+    const YAML::Node& need_map(const YAML::Node& n, const std::string& path) const {
+        if (!n.IsMap()) fail(n, path, "is not a map", "KEY: VALUE lines");
+        return n;
+    }
+    std::string text(const YAML::Node& n, const std::string& path) const {
+        if (!n.IsScalar()) fail(n, path, "is not a single value", "a name or a number");
+        return n.Scalar();
+    }
+    double number(const YAML::Node& n, const std::string& path) const {
+        const std::string t = text(n, path);
+        try {
+            std::size_t used = 0;
+            const double v = std::stod(t, &used);
+            if (used == t.size() && std::isfinite(v)) return v;
+        } catch (const std::exception&) {
+        }
+        fail(n, path, "'" + t + "' is not a number", "a number such as 1.5");
+    }
+    double time_ns(const YAML::Node& n, const std::string& path) const {
+        try {
+            return parse_duration(text(n, path)).ns();
+        } catch (const std::exception& e) {
+            fail(n, path, e.what(), "a time with a unit, e.g. 500us or 0.5s");
+        }
+    }
+    // Every key of `n` must be one of `allowed`.
+    void only(const YAML::Node& n, const std::string& path, const std::set<std::string>& allowed) const {
+        for (const auto& kv : n) {
+            const std::string k = kv.first.Scalar();
+            if (allowed.count(k)) continue;
+            std::string list;
+            for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+            fail(kv.first, path + "." + k, "unknown key", "one of " + list);
+        }
+    }
+};
+
+const std::set<std::string> check_kinds = {"log10_ratio",  "little_max_wait", "little_share",    "big_rate",
+                                           "lifts_little", "cas_per_success", "throughput_gain"};
+
+}  // namespace
+
+std::vector<calibration_case> load_cases(const std::string& file) {
+    yaml_reader r{file};
+    YAML::Node root;
+    try {
+        root = YAML::LoadFile(file);
+    } catch (const YAML::BadFile&) {
+        throw cfg::config_error({file, 0, 0}, "", "cannot read the file", "a readable cases.yaml");
+    } catch (const YAML::Exception& e) {
+        throw cfg::config_error({file, e.mark.line + 1, e.mark.column + 1}, "", "malformed YAML: " + e.msg);
+    }
+    r.need_map(root, "(top)");
+    r.only(root, "(top)", {"cases"});
+    const YAML::Node list = root["cases"];
+    if (!list || !list.IsSequence()) r.fail(root, "cases", "missing or not a list", "cases: a list of cases");
+    std::vector<calibration_case> out;
+    std::set<std::string> ids;
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        const YAML::Node n = list[i];
+        const std::string at = "cases." + std::to_string(i);
+        r.need_map(n, at);
+        r.only(n, at, {"id", "config", "better", "quick", "little", "big", "runs", "checks"});
+        calibration_case c;
+        for (const char* k : {"id", "config", "quick", "checks"})
+            if (!n[k]) r.fail(n, at + "." + k, "missing", "every case has id, config, quick and checks");
+        c.id = r.text(n["id"], at + ".id");
+        if (!ids.insert(c.id).second) r.fail(n["id"], at + ".id", "'" + c.id + "' is used twice", "a unique id");
+        c.config = r.text(n["config"], at + ".config");
+        if (n["better"]) c.better = r.text(n["better"], at + ".better");
+        c.quick = r.text(n["quick"], at + ".quick");
+        r.time_ns(n["quick"], at + ".quick");
+        if (n["little"]) c.little = r.text(n["little"], at + ".little");
+        if (n["big"]) c.big = r.text(n["big"], at + ".big");
+        if (n["runs"]) {
+            const YAML::Node runs = n["runs"];
+            if (!runs.IsSequence()) r.fail(runs, at + ".runs", "is not a list", "[little count, big count, little max wait us] per run");
+            for (std::size_t k = 0; k < runs.size(); ++k) {
+                const std::string rp = at + ".runs." + std::to_string(k);
+                if (!runs[k].IsSequence() || runs[k].size() != 3)
+                    r.fail(runs[k], rp, "is not a list of three numbers", "[little count, big count, little max wait us]");
+                pair_run p{r.number(runs[k][0], rp + ".0"), r.number(runs[k][1], rp + ".1"), r.number(runs[k][2], rp + ".2")};
+                if (p.little <= 0 || p.big <= 0) r.fail(runs[k], rp, "counts must be positive", "counts > 0");
+                c.runs.push_back(p);
+            }
+        }
+        const YAML::Node checks = n["checks"];
+        if (!checks.IsSequence()) r.fail(checks, at + ".checks", "is not a list", "a list of {kind: ..., ...}");
+        for (std::size_t k = 0; k < checks.size(); ++k) {
+            const YAML::Node q = checks[k];
+            const std::string cp = at + ".checks." + std::to_string(k);
+            r.need_map(q, cp);
+            r.only(q, cp, {"kind", "within", "factor", "min", "max", "than"});
+            if (!q["kind"]) r.fail(q, cp + ".kind", "missing", "kind: one of the check kinds listed in cases.yaml");
+            calibration_check ch;
+            ch.kind = r.text(q["kind"], cp + ".kind");
+            if (!check_kinds.count(ch.kind)) {
+                std::string list;
+                for (const auto& a : check_kinds) list += (list.empty() ? "" : ", ") + a;
+                r.fail(q["kind"], cp + ".kind", "unknown check '" + ch.kind + "'", "one of " + list);
+            }
+            const bool time = ch.kind == "little_max_wait";
+            if (q["within"]) ch.within = r.number(q["within"], cp + ".within");
+            if (q["factor"]) ch.factor = r.number(q["factor"], cp + ".factor");
+            if (q["min"]) ch.has_min = true, ch.min = time ? r.time_ns(q["min"], cp + ".min") : r.number(q["min"], cp + ".min");
+            if (q["max"]) ch.has_max = true, ch.max = time ? r.time_ns(q["max"], cp + ".max") : r.number(q["max"], cp + ".max");
+            if (q["than"]) ch.than = r.text(q["than"], cp + ".than");
+            const bool pair = ch.kind != "cas_per_success" && ch.kind != "throughput_gain";
+            if (pair && (c.little.empty() || c.big.empty()))
+                r.fail(q, cp, "a " + ch.kind + " check needs the case's little and big cores", "little: CORE and big: CORE");
+            if ((ch.kind == "log10_ratio" || ch.kind == "big_rate") && c.runs.empty())
+                r.fail(q, cp, "a " + ch.kind + " check needs the measured runs", "runs: [[little, big, max wait us], ...]");
+            if (ch.kind == "log10_ratio" && ch.within <= 0) r.fail(q, cp + ".within", "missing or not positive", "within: 1");
+            if (ch.kind == "big_rate" && ch.factor < 1) r.fail(q, cp + ".factor", "missing or below 1", "factor: 1.5");
+            if ((ch.kind == "little_max_wait" || ch.kind == "little_share" || ch.kind == "cas_per_success") && !ch.has_min &&
+                !ch.has_max)
+                r.fail(q, cp, "needs min, max or both", "min: and/or max:");
+            if (ch.kind == "throughput_gain" && (!ch.has_min || c.better.empty()))
+                r.fail(q, cp, "needs min and the case's `better` config", "min: 1.5 and better: FILE");
+            if (ch.kind == "lifts_little" && ch.than.empty()) r.fail(q, cp + ".than", "missing", "than: CASE_ID");
+            c.checks.push_back(ch);
+        }
+        out.push_back(std::move(c));
+    }
+    for (const auto& c : out)
+        for (const auto& ch : c.checks)
+            if (ch.kind == "lifts_little" && !ids.count(ch.than))
+                throw cfg::config_error({file, 0, 0}, "cases." + c.id, "lifts_little names an unknown case '" + ch.than + "'",
+                                        "the id of another case");
+    return out;
+}
+
+// ---- checks -----------------------------------------------------------------
+
+namespace {
+
+std::string num(double v, int digits = 3) {
+    if (std::isinf(v)) return v < 0 ? "-inf" : "inf";
+    std::ostringstream os;
+    os.precision(digits);
+    os << v;
+    return os.str();
+}
+// A time in the largest unit that keeps it >= 1, three significant digits.
+std::string ns_text(double ns) {
+    if (!std::isfinite(ns)) return "-";
+    static const std::pair<double, const char*> units[] = {{1e9, "s"}, {1e6, "ms"}, {1e3, "us"}, {1, "ns"}};
+    for (const auto& [scale, unit] : units)
+        if (ns >= scale || scale == 1) return num(ns / scale, 3) + " " + unit;
+    return "-";
+}
+
+const json* core_of(const json& result, const std::string& id) {
+    if (!result.contains("cores")) return nullptr;
+    for (const auto& c : result["cores"])
+        if (c.value("id", "") == id) return &c;
+    return nullptr;
+}
+
+struct pair_figures {
+    bool ok = false;
+    std::string why;
+    double little = 0, big = 0, seconds = 0, little_max_wait_ns = 0;
+};
+
+pair_figures pair_of(const json* result, const calibration_case& c) {
+    pair_figures f;
+    if (!result) return f.why = "no result", f;
+    const json* l = core_of(*result, c.little);
+    const json* b = core_of(*result, c.big);
+    if (!l || !b || !l->contains("lock") || !b->contains("lock"))
+        return f.why = "the result has no lock figures for " + c.little + " and " + c.big, f;
+    f.little = (*l)["lock"].value("acquisitions", 0.0);
+    f.big = (*b)["lock"].value("acquisitions", 0.0);
+    f.little_max_wait_ns = (*l)["lock"].value("longest_wait_ns", 0.0);
+    f.seconds = result->value("simulated_ns", 0.0) / 1e9;
+    f.ok = f.seconds > 0;
+    if (!f.ok) f.why = "the run simulated no time";
+    return f;
+}
+
+// Operations per second: CAS successes plus fallbacks when the program counts
+// them (lockref), else lock acquisitions.
+double ops_per_second(const json& result) {
+    double ops = 0;
+    for (const auto& c : result.value("cores", json::array())) {
+        if (c.contains("program") && c["program"].contains("cas_successes"))
+            ops += c["program"].value("cas_successes", 0.0) + c["program"].value("fallbacks", 0.0);
+        else if (c.contains("lock"))
+            ops += c["lock"].value("acquisitions", 0.0);
+    }
+    const double s = result.value("simulated_ns", 0.0) / 1e9;
+    return s > 0 ? ops / s : 0;
+}
+
+}  // namespace
+
+std::vector<check_row> evaluate(const std::vector<calibration_case>& cases, const json& results, bool quick) {
+    using R = check_row::result;
+    std::vector<check_row> rows;
+    auto result_of = [&](const std::string& id, const char* which) -> const json* {
+        if (!results.contains(id) || !results[id].contains(which)) return nullptr;
+        return &results[id][which];
+    };
+    for (const auto& c : cases) {
+        const json* res = result_of(c.id, "config");
+        const pair_figures sim = c.little.empty() ? pair_figures{} : pair_of(res, c);
+        // Measured means over the published runs (each 20 s).
+        double m_log = 0, m_little = 0, m_big = 0, m_wait_lo = 0, m_wait_hi = 0;
+        for (std::size_t i = 0; i < c.runs.size(); ++i) {
+            const auto& r = c.runs[i];
+            m_log += std::log10(r.little / r.big) / static_cast<double>(c.runs.size());
+            m_little += r.little / static_cast<double>(c.runs.size());
+            m_big += r.big / static_cast<double>(c.runs.size());
+            m_wait_lo = i ? std::min(m_wait_lo, r.little_max_wait_us) : r.little_max_wait_us;
+            m_wait_hi = std::max(m_wait_hi, r.little_max_wait_us);
+        }
+        const double measured_seconds = 20;
+        for (const auto& ch : c.checks) {
+            check_row row;
+            row.case_id = c.id;
+            row.check = ch.kind;
+            auto range_text = [&](auto fmt) {
+                if (ch.has_min && ch.has_max) return fmt(ch.min) + " .. " + fmt(ch.max);
+                return ch.has_min ? ">= " + fmt(ch.min) : "<= " + fmt(ch.max);
+            };
+            auto in_range = [&](double v) { return (!ch.has_min || v >= ch.min) && (!ch.has_max || v <= ch.max); };
+            const bool pair = ch.kind != "cas_per_success" && ch.kind != "throughput_gain";
+            if (pair && !sim.ok) {
+                row.outcome = R::fail;
+                row.note = sim.why.empty() ? "no result" : sim.why;
+                rows.push_back(row);
+                continue;
+            }
+            if (ch.kind == "log10_ratio") {
+                const double v = sim.little > 0 ? std::log10(sim.little / sim.big) : -INFINITY;
+                row.check = "log10(little/big)";
+                row.measured = num(m_log, 3) + " (" + num(m_little, 3) + " vs " + num(m_big, 3) + ")";
+                row.simulated = num(v, 3) + " (" + num(sim.little, 3) + " vs " + num(sim.big, 3) + ")";
+                if (quick) {
+                    // Direction: both more than 10x apart, or both not.
+                    row.tolerance = m_log < -1 ? "< -1 (direction)" : ">= -1 (direction)";
+                    row.outcome = (v < -1) == (m_log < -1) ? R::pass : R::fail;
+                } else {
+                    row.tolerance = "+-" + num(ch.within);
+                    row.outcome = std::fabs(v - m_log) <= ch.within ? R::pass : R::fail;
+                    if (sim.little == 0) row.note = "the little core never took the lock";
+                }
+            } else if (ch.kind == "little_max_wait") {
+                row.check = "little max wait";
+                row.measured = c.runs.empty() ? "-" : ns_text(m_wait_lo * 1e3) + " .. " + ns_text(m_wait_hi * 1e3);
+                row.simulated = ns_text(sim.little_max_wait_ns);
+                row.tolerance = range_text(ns_text);
+                if (quick) {
+                    row.outcome = R::skipped;
+                    row.note = "needs the full run";
+                } else {
+                    row.outcome = in_range(sim.little_max_wait_ns) ? R::pass : R::fail;
+                }
+            } else if (ch.kind == "little_share") {
+                const double share = sim.little + sim.big > 0 ? sim.little / (sim.little + sim.big) : 0;
+                row.check = "little share of the pair";
+                row.measured = c.runs.empty() ? "-" : num(m_little / (m_little + m_big));
+                row.simulated = num(share);
+                row.tolerance = range_text([](double v) { return num(v); });
+                row.outcome = in_range(share) ? R::pass : R::fail;
+            } else if (ch.kind == "big_rate") {
+                const double m_rate = m_big / measured_seconds, s_rate = sim.big / sim.seconds;
+                row.check = "big acquisitions/s";
+                row.measured = num(m_rate);
+                row.simulated = num(s_rate);
+                row.tolerance = "x/ " + num(ch.factor);
+                row.outcome = s_rate >= m_rate / ch.factor && s_rate <= m_rate * ch.factor ? R::pass : R::fail;
+            } else if (ch.kind == "lifts_little") {
+                const calibration_case* other = nullptr;
+                for (const auto& o : cases)
+                    if (o.id == ch.than) other = &o;
+                const pair_figures base = pair_of(result_of(ch.than, "config"), *other);
+                row.check = "lifts little vs " + ch.than;
+                row.measured = "yes";
+                if (!base.ok) {
+                    row.outcome = R::fail;
+                    row.note = "no result for " + ch.than;
+                } else {
+                    const double mine = sim.little / sim.seconds, theirs = base.little / base.seconds;
+                    row.simulated = num(mine) + "/s vs " + num(theirs) + "/s";
+                    row.tolerance = "more";
+                    row.outcome = mine > theirs ? R::pass : R::fail;
+                }
+            } else if (ch.kind == "cas_per_success") {
+                double attempts = 0, successes = 0;
+                if (res)
+                    for (const auto& core : res->value("cores", json::array()))
+                        if (core.contains("program")) {
+                            attempts += core["program"].value("cas_attempts", 0.0);
+                            successes += core["program"].value("cas_successes", 0.0);
+                        }
+                const double v = successes > 0 ? attempts / successes : INFINITY;
+                row.check = "CAS attempts per success";
+                row.measured = "~25";
+                row.simulated = res ? num(v) : "-";
+                if (quick) {
+                    row.tolerance = "> 1 (direction)";
+                    row.outcome = res && v > 1 ? R::pass : R::fail;
+                } else {
+                    row.tolerance = range_text([](double x) { return num(x); });
+                    row.outcome = res && in_range(v) ? R::pass : R::fail;
+                }
+                if (!res) row.note = "no result";
+            } else if (ch.kind == "throughput_gain") {
+                const json* better = result_of(c.id, "better");
+                row.check = "throughput of " + fs::path(c.better).stem().string() + " / " + fs::path(c.config).stem().string();
+                row.measured = "~2";
+                if (!res || !better) {
+                    row.outcome = R::fail;
+                    row.note = "no result";
+                } else {
+                    const double base = ops_per_second(*res), v = base > 0 ? ops_per_second(*better) / base : INFINITY;
+                    row.simulated = num(v);
+                    row.tolerance = quick ? "> 1 (direction)" : ">= " + num(ch.min);
+                    row.outcome = v >= (quick ? 1.0 : ch.min) && (!quick || v > 1) ? R::pass : R::fail;
+                }
+            }
+            rows.push_back(row);
+        }
+    }
+    return rows;
+}
+
+// ---- the command ------------------------------------------------------------
+
+namespace {
+
+const char* const validate_help = R"(usage: cohsim validate [OPTIONS]
+
+Runs the calibration cases of configs/calibration/cases.yaml (the published
+2017 big.LITTLE lock measurements and the 2019 lockref measurement), each
+config as its own `cohsim run`, several at once, then prints measured
+against simulated with PASS/FAIL per check and writes validate.json and each
+run's results under --out. Exit status 0 when every check passes, 1 when one
+fails, 2 on bad input.
+
+Full runs last each config's run.duration (20 s of simulated time for the
+big.LITTLE cases: several minutes of host time each). --quick runs each
+config for its case's `quick` time and checks only the direction of each
+comparison (who is disadvantaged, which variant is faster).
+
+options:
+)";
+
+const char* const validate_examples = R"(
+examples:
+  cohsim validate --quick                  # a minute: directions only
+  cohsim validate -j 2 --out runs/calib    # the full runs, two at a time
+  cohsim validate --cases asr_equal_freq   # one case
+)";
+
+struct job {
+    std::string case_id, which, config, out_dir;
+    pid_t pid = -1;
+    int status = -1;
+    double host_seconds = 0;
+};
+
+// Starts `cohsim run` for a job, its output in OUT_DIR/run.log.
+pid_t start(const job& j, const std::string& self, const std::string& duration) {
+    fs::create_directories(j.out_dir);
+    std::vector<std::string> args = {self, "run", j.config, "-q", "--out", j.out_dir};
+    if (!duration.empty()) args.insert(args.end(), {"--duration", duration});
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    const std::string log = (fs::path(j.out_dir) / "run.log").string();
+    posix_spawn_file_actions_addopen(&fa, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_adddup2(&fa, 1, 2);
+    pid_t pid = -1;
+    const int rc = posix_spawn(&pid, self.c_str(), &fa, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (rc != 0) throw std::runtime_error("cannot start " + self + ": " + std::strerror(rc));
+    return pid;
+}
+
+std::string read_text(const std::string& file) {
+    std::ifstream in(file);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+}  // namespace
+
+int cmd_validate(const std::vector<std::string>& args) {
+    namespace po = boost::program_options;
+    std::string out_dir, cases_file, only;
+    unsigned jobs = std::max(1u, static_cast<unsigned>(sysconf(_SC_NPROCESSORS_ONLN)));
+    po::options_description d("options");
+    d.add_options()  //
+        ("quick", "short runs (each case's `quick` time); checks directions only")  //
+        ("jobs,j", po::value(&jobs)->value_name("N"), "runs at once (default: the number of cores)")  //
+        ("out", po::value(&out_dir)->default_value("cohsim-validate")->value_name("DIR"),
+         "where each run's result.json and validate.json go")  //
+        ("cases", po::value(&only)->value_name("ID,..."), "run only these cases (ids from cases.yaml)")  //
+        ("file", po::value(&cases_file)->default_value(COHSIM_SOURCE_DIR "/configs/calibration/cases.yaml")->value_name("FILE"),
+         "the cases file; configs are found beside it")  //
+        ("help,h", "show this help");
+    po::variables_map vm;
+    try {
+        po::store(po::command_line_parser(args).options(d).run(), vm);
+        po::notify(vm);
+    } catch (const po::error& e) {
+        throw usage_error(e.what());
+    }
+    if (vm.count("help")) {
+        std::cout << validate_help << d << validate_examples;
+        return 0;
+    }
+    if (jobs == 0) throw usage_error("--jobs must be at least 1");
+    const bool quick = vm.count("quick") > 0;
+    std::vector<calibration_case> cases = load_cases(cases_file);
+    if (!only.empty()) {
+        std::set<std::string> wanted;
+        std::stringstream ss(only);
+        for (std::string id; std::getline(ss, id, ',');) wanted.insert(id);
+        std::vector<calibration_case> kept;
+        for (const auto& c : cases)
+            if (wanted.erase(c.id)) kept.push_back(c);
+        if (!wanted.empty()) {
+            std::string known;
+            for (const auto& c : cases) known += (known.empty() ? "" : ", ") + c.id;
+            throw usage_error("--cases: no case '" + *wanted.begin() + "' in " + cases_file + " (cases: " + known + ")");
+        }
+        // A lifts_little check needs its other case too.
+        for (const auto& c : kept)
+            for (const auto& ch : c.checks)
+                if (ch.kind == "lifts_little" &&
+                    std::none_of(kept.begin(), kept.end(), [&](const auto& k) { return k.id == ch.than; }))
+                    for (const auto& o : cases)
+                        if (o.id == ch.than) kept.push_back(o);
+        cases = kept;
+    }
+    const fs::path dir = fs::path(cases_file).parent_path();
+    std::vector<job> todo;
+    std::map<std::string, std::string> quick_of;
+    for (const auto& c : cases) {
+        todo.push_back({c.id, "config", (dir / c.config).string(), (fs::path(out_dir) / c.id / fs::path(c.config).stem()).string()});
+        if (!c.better.empty())
+            todo.push_back({c.id, "better", (dir / c.better).string(), (fs::path(out_dir) / c.id / fs::path(c.better).stem()).string()});
+        quick_of[c.id] = c.quick;
+    }
+    for (const auto& j : todo)
+        if (!fs::exists(j.config))
+            throw cfg::config_error({cases_file, 0, 0}, "cases." + j.case_id, "config '" + j.config + "' does not exist",
+                                    "a config file beside cases.yaml");
+    const std::string self = fs::read_symlink("/proc/self/exe").string();
+    std::cerr << "cohsim validate: " << todo.size() << " runs" << (quick ? " (quick)" : " (full length)") << ", " << jobs
+              << " at a time, results in " << out_dir << "\n";
+    const auto t0 = std::chrono::steady_clock::now();
+    std::map<pid_t, std::size_t> running;
+    std::map<std::size_t, std::chrono::steady_clock::time_point> started;
+    std::size_t next = 0, done = 0;
+    while (done < todo.size()) {
+        while (running.size() < jobs && next < todo.size()) {
+            job& j = todo[next];
+            j.pid = start(j, self, quick ? quick_of[j.case_id] : "");
+            running[j.pid] = next;
+            started[next] = std::chrono::steady_clock::now();
+            ++next;
+        }
+        int status = 0;
+        const pid_t pid = waitpid(-1, &status, 0);
+        if (pid < 0) throw std::runtime_error("waitpid failed: " + std::string(std::strerror(errno)));
+        auto it = running.find(pid);
+        if (it == running.end()) continue;
+        job& j = todo[it->second];
+        j.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+        j.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started[it->second]).count();
+        running.erase(it);
+        ++done;
+        std::cerr << "[" << done << "/" << todo.size() << "] " << j.case_id << "/" << fs::path(j.config).stem().string()
+                  << (j.status == 0 ? " done" : " FAILED (exit " + std::to_string(j.status) + ", see " + j.out_dir + "/run.log)")
+                  << " in " << num(j.host_seconds, 3) << " s\n";
+    }
+    json results = json::object();
+    json runs = json::array();
+    for (const auto& j : todo) {
+        const std::string file = (fs::path(j.out_dir) / "result.json").string();
+        json r;
+        if (j.status == 0 && fs::exists(file)) {
+            try {
+                r = json::parse(read_text(file));
+                results[j.case_id][j.which] = r;
+            } catch (const json::exception& e) {
+                std::cerr << "cohsim validate: " << file << ": unreadable result (" << e.what() << ")\n";
+            }
+        }
+        runs.push_back({{"case", j.case_id}, {"config", j.config}, {"exit_status", j.status}, {"host_seconds", j.host_seconds},
+                        {"simulated_ns", r.value("simulated_ns", 0.0)}});
+    }
+    const auto rows = evaluate(cases, results, quick);
+    text_table t;
+    t.header({"case", "check", "measured", "simulated", "tolerance", "result"});
+    json jrows = json::array();
+    int failed = 0, passed = 0;
+    for (const auto& r : rows) {
+        const char* res = r.outcome == check_row::result::pass ? "PASS" : r.outcome == check_row::result::fail ? "FAIL" : "skip";
+        failed += r.outcome == check_row::result::fail;
+        passed += r.outcome == check_row::result::pass;
+        t.row({r.case_id, r.check, r.measured, r.simulated, r.tolerance, std::string(res) + (r.note.empty() ? "" : ": " + r.note)});
+        jrows.push_back({{"case", r.case_id}, {"check", r.check}, {"measured", r.measured}, {"simulated", r.simulated},
+                         {"tolerance", r.tolerance}, {"result", res}, {"note", r.note}});
+    }
+    std::cout << t.str();
+    std::cout << "\n" << passed << " passed, " << failed << " failed, " << rows.size() - passed - failed << " skipped"
+              << (quick ? " (quick: short runs, directions only; measured figures are 20 s runs)" : "") << "; "
+              << num(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 3) << " s host\n";
+    fs::create_directories(out_dir);
+    write_file_atomic((fs::path(out_dir) / "validate.json").string(),
+                      json{{"quick", quick}, {"cases_file", cases_file}, {"runs", runs}, {"checks", jrows}}.dump(2) + "\n");
+    return failed ? 1 : 0;
+}
+
+}  // namespace cohsim

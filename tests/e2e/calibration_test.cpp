@@ -1,0 +1,19 @@
+// The full calibration: `cohsim validate` with 20 s of simulated time per
+// big.LITTLE case (several minutes of host time each). Label "soak" (run with
+// COHSIM_SOAK=1); README "Calibration" lists the rows that do not pass yet.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+TEST(Calibration, ValidateFull) {
+    const auto dir = std::filesystem::temp_directory_path() / ("cohsim_calibration_" + std::to_string(::getpid()));
+    const std::string cmd = std::string(COHSIM_BINARY) + " validate --out " + dir.string();
+    const int st = std::system(cmd.c_str());
+    EXPECT_TRUE(std::filesystem::exists(dir / "validate.json"));
+    EXPECT_TRUE(WIFEXITED(st));
+    EXPECT_EQ(WEXITSTATUS(st), 0) << "some calibration checks failed: see the table above";
+}
