@@ -449,7 +449,6 @@ struct memory_system::impl {
     }
 
     void finish(l1& c, const mem_response& resp) {
-        if (dbg() && c.req.kind != mem_request::load) fprintf(stderr, "%.1f done agent %u kind %d addr %llx ok %d at %.1f\n", kernel::now().ns(), c.agent, (int)c.req.kind, (unsigned long long)c.req.addr, (int)resp.success, resp.done.ns());
         c.busy = false;
         auto done = std::move(c.done);
         done(resp);
@@ -631,7 +630,6 @@ struct memory_system::impl {
 
     void process(home_line& h, const request_msg& m) {
         const duration now = kernel::now();
-        if (dbg()) fprintf(stderr, "%.1f home %s agent %u %s%s\n", now.ns(), m.at_ic ? "IC" : "SCU", m.agent, protocol::name(m.r), m.exclusive ? " excl" : "");
         const unsigned k = l1s[m.agent]->cluster;
         // A far atomic snoops every copy, the requester's own included.
         const hevent ev = m.far ? hevent::GetM : h.e.classify(m.r, static_cast<int>(m.agent), m.exclusive);
@@ -791,9 +789,7 @@ struct memory_system::impl {
         snoop_now(c, s, line);
     }
 
-    static bool dbg() { static const bool on = getenv("COHSIM_DBG") != nullptr; return on; }
     void snoop_now(l1& c, snoop s, std::uint64_t line) {
-        if (dbg()) fprintf(stderr, "%.1f snoop agent %u %s in %s\n", kernel::now().ns(), c.agent, protocol::name(s), protocol::name(c.state_of(line)));
         ++c.snoops;
         ++(s == snoop::Fwd_GetS ? c.snoops_fwd_gets : s == snoop::Fwd_GetM ? c.snoops_fwd_getm : c.snoops_inv);
         const cevent ev = as_event(s);
@@ -892,7 +888,6 @@ struct memory_system::impl {
     }
 
     void grant_at_l1(l1& c, grant g, std::uint64_t line) {
-        if (dbg()) fprintf(stderr, "%.1f grant agent %u %s\n", kernel::now().ns(), c.agent, protocol::name(g));
         const cevent ev = as_event(g);
         const cstate st = c.state_of(line);
         const cache_cell& cell = cache_transition(st, ev);
