@@ -1,4 +1,4 @@
-// The `cohsim` command line: subcommands run, config, params, validate.
+// The `cohsim` command line: subcommands run, config, params, validate, plot.
 //
 // Exit status: 0 success; 1 the simulation failed; 2 bad input (usage or
 // config: the message names file, line, column and key); 130 interrupted
@@ -50,6 +50,7 @@ commands:
                    override and default resolved
   params           list every config parameter: path, type, unit, default,
                    description
+  plot RUN_DIR     draw a run's wait histograms and shares (PNG and SVG)
   validate         run the calibration cases (configs/calibration/) and print
                    measured against simulated, pass/fail per check
 
@@ -60,6 +61,7 @@ examples:
   cohsim config configs/default.yaml --set run.seed=7
   cohsim params
   cohsim validate --quick                         # calibration, short runs
+  cohsim run --out runs/a && cohsim plot runs/a   # plots of a run
 
 Every command takes --help. Exit status: 0 ok, 1 simulation failed,
 2 bad input, 130 interrupted (partial results written).
@@ -239,6 +241,43 @@ int cmd_run(const std::vector<std::string>& args) {
     return exit_ok;
 }
 
+// ---- plot -----------------------------------------------------------------
+
+const char* const plot_help = R"(usage: cohsim plot RUN_DIR [--out DIR]
+
+Draws the plots of a run's results (RUN_DIR/result.json, as written by
+`cohsim run --out RUN_DIR`) as PNG and SVG, with Debian's python3-matplotlib:
+  wait_histogram.png/.svg  each contending core's wait-time histogram
+                           (log buckets of 2^(1/8), both axes logarithmic)
+  share.png/.svg           each core's share of the acquisitions against the
+                           fair share, coloured by verdict
+The work is done by scripts/plot.py (python3 scripts/plot.py --help).
+
+examples:
+  cohsim run --out runs/a && cohsim plot runs/a
+  cohsim plot runs/a --out figures
+)";
+
+int cmd_plot(const std::vector<std::string>& args) {
+    if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
+        std::cout << plot_help;
+        return exit_ok;
+    }
+    if (args.empty()) throw usage_error("plot needs the RUN_DIR of a `cohsim run` (see cohsim plot --help)");
+    const std::string script = COHSIM_SOURCE_DIR "/scripts/plot.py";
+    if (!std::filesystem::exists(script)) throw std::runtime_error("the plot script " + script + " is missing");
+    // Debian's interpreter, which has python3-matplotlib, before any other.
+    const std::string python = std::filesystem::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
+    std::vector<std::string> argv = {python, script, "run"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    std::vector<char*> cargv;
+    for (auto& a : argv) cargv.push_back(a.data());
+    cargv.push_back(nullptr);
+    std::cout.flush();
+    execvp(python.c_str(), cargv.data());
+    throw std::runtime_error("cannot run " + python + " (install python3-matplotlib: scripts/setup.sh)");
+}
+
 // ---- config ---------------------------------------------------------------
 
 int cmd_config(const std::vector<std::string>& args) {
@@ -325,7 +364,8 @@ int cli_main(int argc, const char* const* argv) {
         if (cmd == "config") return cmd_config(args);
         if (cmd == "params") return cmd_params(args);
         if (cmd == "validate") return cmd_validate(args);
-        throw usage_error("unknown command '" + cmd + "' (expected run, config, params or validate)");
+        if (cmd == "plot") return cmd_plot(args);
+        throw usage_error("unknown command '" + cmd + "' (expected run, config, params, validate or plot)");
     } catch (const usage_error& e) {
         std::cerr << "cohsim: " << e.what() << "\nTry 'cohsim --help' or 'cohsim COMMAND --help'.\n";
         return exit_bad_input;

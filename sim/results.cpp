@@ -47,8 +47,11 @@ struct json_stats : stat_visitor {
     explicit json_stats(json& o) : out(o) {}
     void counter(const std::string& name, const std::string&, std::uint64_t value) override { out[name] = value; }
     void distribution(const std::string& name, const std::string&, const summary& s) override {
-        out[name] = {{"count", s.count}, {"min", s.min}, {"p25", s.p25}, {"p50", s.p50}, {"p75", s.p75},
-                     {"p90", s.p90},     {"p99", s.p99}, {"max", s.max}, {"mean", s.mean}, {"sd", s.sd}};
+        json h = json::array();
+        for (const auto& b : s.histogram) h.push_back({b.lo, b.hi, b.count});
+        out[name] = {{"count", s.count}, {"min", s.min}, {"p25", s.p25}, {"p50", s.p50},
+                     {"p75", s.p75},     {"p90", s.p90}, {"p99", s.p99}, {"max", s.max},
+                     {"mean", s.mean},   {"sd", s.sd},   {"histogram", std::move(h)}};
     }
 };
 

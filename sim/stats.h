@@ -21,6 +21,13 @@ struct summary {
     // Percentiles from a log-bucketed histogram (8 buckets per doubling: each
     // value is within 9% of the true percentile); NaN-free, 0 when empty.
     double p25 = 0, p50 = 0, p75 = 0, p90 = 0, p99 = 0;
+    // The non-empty histogram buckets, in order: [lo, hi) and the count (a
+    // bucket of zeros has lo = hi = 0).
+    struct bucket {
+        double lo, hi;
+        std::uint64_t count;
+    };
+    std::vector<bucket> histogram;
 };
 
 struct stat_visitor {
@@ -136,6 +143,13 @@ inline summary distribution::get() const {
     s.sd = m_count > 1 ? std::sqrt(m_m2 / static_cast<double>(m_count - 1)) : 0.0;
     s.p25 = percentile(0.25), s.p50 = percentile(0.50), s.p75 = percentile(0.75);
     s.p90 = percentile(0.90), s.p99 = percentile(0.99);
+    for (const auto& [b, n] : m_buckets) {
+        if (b == std::numeric_limits<int>::min())
+            s.histogram.push_back({0, 0, n});
+        else
+            s.histogram.push_back({std::exp2(static_cast<double>(b) / buckets_per_doubling),
+                                   std::exp2(static_cast<double>(b + 1) / buckets_per_doubling), n});
+    }
     return s;
 }
 

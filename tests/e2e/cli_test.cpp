@@ -224,7 +224,7 @@ TEST_F(Cli, HelpTeachesEveryCommand) {
     const auto top = run({"--help"});
     EXPECT_EQ(top.status, 0);
     EXPECT_NE(top.out.find("examples:"), std::string::npos);
-    for (const char* cmd : {"run", "config", "params", "validate"}) {
+    for (const char* cmd : {"run", "config", "params", "validate", "plot"}) {
         const auto r = run({cmd, "--help"});
         EXPECT_EQ(r.status, 0) << cmd;
         EXPECT_NE(r.out.find("usage: cohsim " + std::string(cmd)), std::string::npos) << r.out;
@@ -351,4 +351,25 @@ TEST_F(Cli, ValidateBadInputs) {
     expect_bad({"validate", "--file", f}, "cases.yaml:2:57: cases.0.checks.0.kind: unknown check 'bogus'");
     const std::string g = write("g.yaml", "cases:\n  - {id: a, config: missing.yaml, quick: 1ms, checks: []}\n");
     expect_bad({"validate", "--file", g}, "config '" + (m_dir / "missing.yaml").string() + "' does not exist");
+}
+
+// `cohsim plot`: PNG and SVG of the wait histograms and shares; the same
+// results give byte-identical SVGs; a missing result is a clear error.
+TEST_F(Cli, PlotDrawsPngAndSvg) {
+    ASSERT_EQ(run({"run", "--duration", "2ms", "-q", "--out", "r"}).status, 0);
+    const auto p = run({"plot", "r"});
+    ASSERT_EQ(p.status, 0) << p.err;
+    for (const char* f : {"wait_histogram", "share"}) {
+        const std::string png = slurp(m_dir / "r" / (std::string(f) + ".png"));
+        EXPECT_EQ(png.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8)) << f;
+        const std::string svg = slurp(m_dir / "r" / (std::string(f) + ".svg"));
+        EXPECT_NE(svg.find("<svg"), std::string::npos) << f;
+        EXPECT_NE(svg.find("big.3"), std::string::npos) << f;  // the core is labelled
+    }
+    const std::string first = slurp(m_dir / "r" / "share.svg");
+    ASSERT_EQ(run({"plot", "r", "--out", "again"}).status, 0);
+    EXPECT_EQ(slurp(m_dir / "again" / "share.svg"), first);
+    const auto bad = run({"plot", "nowhere"});
+    EXPECT_EQ(bad.status, 2);
+    EXPECT_NE(bad.err.find("nowhere/result.json: no such file"), std::string::npos) << bad.err;
 }

@@ -40,3 +40,22 @@ TEST(Distribution, SmallCasesByHand) {
     EXPECT_NEAR(s.p99, 1000.0, 1000.0 * 0.09);
     EXPECT_EQ(s.max, 1000.0);
 }
+
+TEST(Distribution, HistogramBucketsByHand) {
+    // 8 buckets per doubling: 10 lies in [2^(26/8), 2^(27/8)) = [9.51, 10.37),
+    // 1000 in [2^(79/8), 2^(80/8)) = [955.4, 1024); a zero has its own bucket.
+    stat_group g("g");
+    distribution d(g, "d", "");
+    for (double v : {0.0, 10.0, 10.0, 1000.0}) d.sample(v);
+    const auto h = d.get().histogram;
+    ASSERT_EQ(h.size(), 3u);
+    EXPECT_EQ(h[0].lo, 0.0);
+    EXPECT_EQ(h[0].count, 1u);
+    EXPECT_DOUBLE_EQ(h[1].lo, std::exp2(26.0 / 8));
+    EXPECT_DOUBLE_EQ(h[1].hi, std::exp2(27.0 / 8));
+    EXPECT_EQ(h[1].count, 2u);
+    EXPECT_DOUBLE_EQ(h[2].lo, std::exp2(79.0 / 8));
+    EXPECT_DOUBLE_EQ(h[2].hi, 1024.0);
+    EXPECT_EQ(h[2].count, 1u);
+    EXPECT_LE(h[2].lo, 1000.0);
+}
