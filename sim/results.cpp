@@ -106,7 +106,7 @@ std::map<std::string, std::map<std::string, const stat_group*>> per_core_groups(
         if (sys.find_core(owner)) out[owner][g->name().substr(dot + 1)] = g;
     };
     for (const stat_group* g : sys.memory().stat_groups()) add(g);
-    for (const auto& t : sys.threads()) add(&t->metrics().stats());
+    for (const auto& t : sys.threads()) add(&t->metrics().stats()), add(&t->profile().stats());
     return out;
 }
 
@@ -168,6 +168,14 @@ json make_result(const system_model& sys, const run_outcome& run, const std::str
                 json p;
                 json_stats pv(p);
                 g->accept(pv);
+                if (part == "regions")  // ftrace's function-profiler columns beside each distribution
+                    for (auto& [name, r] : p.items()) {
+                        const double n = r["count"].get<double>(), mean = r["mean"].get<double>(), sd = r["sd"].get<double>();
+                        r["hit"] = r["count"];
+                        r["time_ns"] = n * mean;
+                        r["avg_ns"] = mean;
+                        r["s2_ns2"] = sd * sd;
+                    }
                 o[part] = std::move(p);
             }
         // The program's own counters: its .private 64-bit words named stat_*.
@@ -252,6 +260,20 @@ std::string format_table(const system_model& sys, const run_outcome& run) {
         for (const auto& v : judged.cores)
             if (v.v != verdict::fair) os << v.reason << "\n";
     }
+    // The function profile, as ftrace prints it: Hit, Time, Avg, s^2.
+    text_table prof;
+    prof.header({"core", "region", "Hit", "Time", "Avg", "s^2 (ns^2)"});
+    bool any = false;
+    for (const auto& th : sys.threads()) {
+        const stat_reader regions(&th->profile().stats());
+        for (const auto& [name, d] : regions.dists) {
+            char s2[32];
+            std::snprintf(s2, sizeof s2, "%.4g", d.sd * d.sd);
+            prof.row({th->core_id(), name, std::to_string(d.count), wait_text(d.count * d.mean), wait_text(d.mean), s2});
+            any = true;
+        }
+    }
+    if (any) os << "\nfunction profile (time from `region NAME` to `endregion`)\n" << prof.str();
     const stat_reader ts(&sys.timer().stats());
     os << "\nevent stream every " << to_string(sys.timer().event_time(1)) << ", " << ts.get("event_stream_ticks")
        << " ticks\n";

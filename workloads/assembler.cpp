@@ -386,7 +386,8 @@ private:
             return;
         }
         if (m == ".space") {
-            if (v < 0 || v > (1 << 20)) fail(col(st, st.ops[0].col), st, "bad size", ".space 64");
+            if (v < 0 || v > (1 << 26))
+                fail(col(st, st.ops[0].col), st, "size " + std::to_string(v) + " is not between 0 and 64 MiB", ".space 64");
             area.insert(area.end(), static_cast<std::size_t>(v), 0);
             return;
         }

@@ -21,9 +21,9 @@ void mutex_checker::leave(const std::string& who) {
 }
 
 interpreter::interpreter(core& c, const program& p, std::uint64_t shared_base, std::uint64_t private_base,
-                         lock_metrics* metrics, mutex_checker* mutex, instruction_costs costs)
+                         lock_metrics* metrics, mutex_checker* mutex, instruction_costs costs, region_profile* profile)
     : m_core(c), m_prog(p), m_shared(shared_base), m_private(private_base), m_metrics(metrics), m_mutex(mutex),
-      m_costs(costs) {}
+      m_profile(profile), m_costs(costs) {}
 
 void interpreter::set(int n, std::uint64_t v, bool wide) {
     if (n == zr || n < 0) return;
@@ -91,7 +91,12 @@ void interpreter::run() {
                 m_core.work(cycles{!i.has_imm ? reg(i.rn) : i.imm_hi ? m_core.random().between(i.imm, i.imm_hi) : i.imm});
                 break;
             case op::halt: return;
-            case op::region: case op::endregion: break;
+            case op::region:
+                if (m_profile) m_profile->enter(i.name, m_core.local_time());
+                break;
+            case op::endregion:
+                if (m_profile && !m_profile->leave(m_core.local_time())) fault(i, "endregion with no region open");
+                break;
             case op::mark: {
                 const duration now = m_core.local_time();
                 if (i.mark == mark_kind::lock_begin) {

@@ -7,6 +7,9 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <memory>
+#include <vector>
 #include <stdexcept>
 #include <string>
 
@@ -73,12 +76,39 @@ private:
     bool m_trying = false;
 };
 
+// Per-core function profile, in the style of ftrace's function profiler:
+// each named region's time from `region NAME` to its `endregion` (regions
+// may nest; an endregion closes the innermost), as a distribution per name
+// (hits, mean, sd, percentiles, histogram).
+class region_profile {
+public:
+    explicit region_profile(const std::string& core_id) : m_stats(core_id + ".regions") {}
+    const stat_group& stats() const { return m_stats; }
+    void enter(const std::string& name, duration t) { m_open.emplace_back(name, t); }
+    // False when no region is open.
+    bool leave(duration t) {
+        if (m_open.empty()) return false;
+        const auto [name, start] = m_open.back();
+        m_open.pop_back();
+        auto& d = m_regions[name];
+        if (!d) d = std::make_unique<distribution>(m_stats, name, "time in region " + name + ", ns");
+        d->sample(static_cast<double>(t.fs - start.fs) * 1e-6);
+        return true;
+    }
+
+private:
+    stat_group m_stats;
+    std::map<std::string, std::unique_ptr<distribution>> m_regions;
+    std::vector<std::pair<std::string, duration>> m_open;
+};
+
 class interpreter {
 public:
     // `shared_base` and `private_base` are where the program's .shared and
     // .private data live for this core.
     interpreter(core& c, const asmx::program& p, std::uint64_t shared_base, std::uint64_t private_base,
-                lock_metrics* metrics, mutex_checker* mutex, instruction_costs costs = {});
+                lock_metrics* metrics, mutex_checker* mutex, instruction_costs costs = {},
+                region_profile* profile = nullptr);
 
     // The core's program: runs until `halt` or for ever.
     void run();
@@ -98,6 +128,7 @@ private:
     std::uint64_t m_shared, m_private;
     lock_metrics* m_metrics;
     mutex_checker* m_mutex;
+    region_profile* m_profile;
     instruction_costs m_costs;
     std::uint64_t m_x[32] = {};
     bool m_n = false, m_z = false, m_c = false, m_v = false;

@@ -65,12 +65,14 @@ public:
     workload_thread(core& c, std::vector<trace_op> ops, mutex_checker& mutex);  // trace replay
     const std::string& core_id() const { return m_core_id; }
     const lock_metrics& metrics() const { return m_metrics; }
+    const region_profile& profile() const { return m_profile; }
     const asmx::program& program() const { return m_program; }
 
 private:
     std::string m_core_id;
     asmx::program m_program;
     lock_metrics m_metrics;
+    region_profile m_profile;
     std::unique_ptr<interpreter> m_interp;
     std::vector<trace_op> m_trace;
 };

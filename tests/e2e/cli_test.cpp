@@ -373,3 +373,18 @@ TEST_F(Cli, PlotDrawsPngAndSvg) {
     EXPECT_EQ(bad.status, 2);
     EXPECT_NE(bad.err.find("nowhere/result.json: no such file"), std::string::npos) << bad.err;
 }
+
+// The function profile: ftrace's columns in the table and the JSON.
+TEST_F(Cli, FunctionProfileInTableAndJson) {
+    const auto r = run({"run", "--duration", "1ms", "--set", "workload.program=programs/region_probe.s", "--set",
+                        "workload.params={RUNS: 5}", "--set", "workload.threads=[{core: little.0}]"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("function profile"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("Hit"), std::string::npos) << r.out;
+    const json p = read_json("cohsim-out/result.json")["cores"][0]["regions"]["probe"];
+    EXPECT_EQ(p["hit"], 5);
+    EXPECT_EQ(p["count"], 5);
+    EXPECT_NEAR(p["time_ns"].get<double>(), 5 * p["avg_ns"].get<double>(), 1e-6);
+    EXPECT_NEAR(p["s2_ns2"].get<double>(), std::pow(p["sd"].get<double>(), 2), 1e-6);
+    EXPECT_FALSE(p["histogram"].empty());
+}

@@ -524,3 +524,51 @@ TEST(LockMetrics, AWaitThatStartsAheadOfTheSimulationIsNotNegative) {
     EXPECT_EQ(m.ongoing_wait(duration{7'000}).fs, 2'000u);
     EXPECT_EQ(m.longest_wait_ns(duration{4'000}), 0.0);
 }
+
+namespace {
+// The region_probe program's `probe` region on little.0: its distribution.
+summary probe_profile(const std::string& params) {
+    system_model sys(test_platform({"workload.threads=[{core: little.0, program: programs/region_probe.s, params: " +
+                                    params + "}]"}));
+    for (int i = 0; i < 100; ++i) run_for_fs(1'000'000'000'000ULL);  // up to 100 ms; it halts
+    struct reader : stat_visitor {
+        summary s;
+        void counter(const std::string&, const std::string&, std::uint64_t) override {}
+        void distribution(const std::string& name, const std::string&, const summary& d) override {
+            if (name == "probe") s = d;
+        }
+    } r;
+    sys.threads().at(0)->profile().stats().accept(r);
+    return r.s;
+}
+}  // namespace
+
+TEST(FunctionProfile, WarmRunsTakeExactlyTheirHitCycles) {
+    // 4 runs over 64 lines with no flush: the first misses, the other three
+    // hit: 2 movs + 64 x (ldr hit 3 + add 1 + sub 1 + cbnz 1) = 386 cycles
+    // at 832 MHz = 463.94 ns, to within one clock edge of rounding (1 fs).
+    const summary s = probe_profile("{RUNS: 4, SIZE: 4096, GAP: 100}");
+    EXPECT_EQ(s.count, 4u);
+    EXPECT_NEAR(s.min, 386 / 0.832, 2e-6);
+    EXPECT_GT(s.max, s.min * 5);  // the cold first run: 64 misses to memory
+    const double total = s.mean * 4;
+    EXPECT_NEAR(total, s.max + 3 * s.min, 1e-3);  // exactly one cold run
+}
+
+TEST(FunctionProfile, StreamingPastTheL1MakesRunsL2Hits) {
+    // Flushing 64 KiB (twice the 32 KiB L1) between runs: every line of every
+    // run misses the L1 and hits the L2 (13 cycles: 3 + 2 + 6 + 2, as
+    // MemoryLatency.L2HitInsideTheCluster): 2 + 64 x (13 + 3) = 1026 cycles.
+    const summary s = probe_profile("{RUNS: 4, SIZE: 4096, GAP: 100, FLUSH: 65536}");
+    EXPECT_EQ(s.count, 4u);
+    EXPECT_NEAR(s.min, 1026 / 0.832, 2e-6);
+    EXPECT_NEAR(s.p50, 1026 / 0.832, 1026 / 0.832 * 0.09);  // the warm-up run aside, all alike
+}
+
+TEST(FunctionProfile, StreamingPastTheL2MakesRunsGoToMemory) {
+    // 3 MiB streamed (beyond the 1 MiB L2): every line of every run comes
+    // from memory, at least the 100 ns memory latency each.
+    const summary s = probe_profile("{RUNS: 3, SIZE: 4096, GAP: 100, FLUSH: 3145728}");
+    EXPECT_EQ(s.count, 3u);
+    EXPECT_GT(s.min, 64 * 100.0);
+}
