@@ -262,6 +262,7 @@ struct memory_system::impl {
 
     struct home_line {
         home_entry e;
+        line_traffic traffic;
         bool busy = false;
         transaction tx;
         std::vector<request_msg> waiting;
@@ -639,6 +640,7 @@ struct memory_system::impl {
                            std::to_string(m.agent));
         cluster& cl = *clusters[k];
         if (m.r >= request::PutS) {
+            ++h.traffic.puts;
             h.e.apply(cell, static_cast<int>(m.agent), false);
             fill_shared(k, m.line);
             const unsigned agent = m.agent;
@@ -648,6 +650,7 @@ struct memory_system::impl {
             return;
         }
         if (cell.grant_clean == grant::Excl_Fail) {
+            ++h.traffic.exclusive_fails;
             // No transaction: the answer goes straight back (no data).
             const unsigned agent = m.agent;
             const std::uint64_t line = m.line;
@@ -670,6 +673,8 @@ struct memory_system::impl {
         }
         // The line is ours until the requester's Unblock.
         h.busy = true;
+        ++(m.r == request::GetS ? h.traffic.gets : m.r == request::GetM ? h.traffic.getm : h.traffic.upgrades);
+        if (socket_of[k] != home_socket(m.line)) ++h.traffic.cross_socket;
         transaction& tx = h.tx;
         tx = transaction{};
         tx.req = m;
@@ -746,6 +751,7 @@ struct memory_system::impl {
             if (j == k || !clusters[j]->l2.find(line)) continue;
             ++clusters[j]->l2_hits;
             ++ic_transfers;
+            ++home[line].traffic.cross_cluster;
             const duration at =
                 to_cluster(j, cross(through(now, &at_home(line).snoop_free, cycles{1}, icp.snoop_latency), j, line, false, false));
             return through(cross(in_cluster(j, at, clusters[j]->p.l2.latency), j, line, true, true), &at_home(line).data_free,
@@ -791,6 +797,7 @@ struct memory_system::impl {
 
     void snoop_now(l1& c, snoop s, std::uint64_t line) {
         ++c.snoops;
+        ++home[line].traffic.snoops;
         ++(s == snoop::Fwd_GetS ? c.snoops_fwd_gets : s == snoop::Fwd_GetM ? c.snoops_fwd_getm : c.snoops_inv);
         const cevent ev = as_event(s);
         const cstate st = c.state_of(line);
@@ -833,7 +840,8 @@ struct memory_system::impl {
     }
 
     void owner_answered(transaction& tx, bool data) {
-        if (data && cluster_of(tx.owner_at_start) != l1s[tx.req.agent]->cluster) ++ic_transfers;
+        if (data && cluster_of(tx.owner_at_start) != l1s[tx.req.agent]->cluster)
+            ++ic_transfers, ++home[tx.req.line].traffic.cross_cluster;
     }
 
     // A snoop answer reaches the point of serialisation.
@@ -962,6 +970,17 @@ memory_system::~memory_system() = default;
 void memory_system::attach(unsigned agent, core_port* port) { m->l1s.at(agent)->port = port; }
 
 void memory_system::check_invariants(bool on) { m->checking = on; }
+
+std::vector<memory_system::line_traffic> memory_system::traffic() const {
+    std::vector<line_traffic> out;
+    for (const auto& [line, h] : m->home) {
+        line_traffic t = h.traffic;
+        t.line = line;
+        out.push_back(t);
+    }
+    std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.line < b.line; });
+    return out;
+}
 
 std::string memory_system::stuck_access(duration older_than) const {
     const duration now = kernel::now();

@@ -214,6 +214,20 @@ public:
 
     std::vector<const stat_group*> stat_groups() const;
 
+    // Coherence traffic of one line, counted where its home serves requests.
+    struct line_traffic {
+        std::uint64_t line = 0;  // address of the line
+        std::uint64_t gets = 0, getm = 0, upgrades = 0;  // requests served (read, write, upgrade)
+        std::uint64_t puts = 0;                          // evictions
+        std::uint64_t exclusive_fails = 0;               // store-exclusive upgrades failed at the home
+        std::uint64_t snoops = 0;                        // snoops sent to L1s for it
+        std::uint64_t cross_cluster = 0;                 // data supplied by another cluster's cache
+        std::uint64_t cross_socket = 0;                  // requests from a cluster on another socket than its home
+        std::uint64_t requests() const { return gets + getm + upgrades; }
+    };
+    // Every line the home has seen, by address.
+    std::vector<line_traffic> traffic() const;
+
     // Testing aid: after every L1 state change, check single-writer /
     // multiple-readers for that line over all L1s; a violation throws.
     void check_invariants(bool on);

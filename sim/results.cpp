@@ -133,6 +133,47 @@ const contender_result* verdict_of(const contention& c, const std::string& id) {
     return nullptr;
 }
 
+// The program symbol a line belongs to: "lock", "nodes+0x40", or
+// "stats@little.2" for a core's .private data; "" when none does.
+std::string symbol_of(const system_model& sys, std::uint64_t line) {
+    std::string best;
+    std::uint64_t best_base = 0;
+    auto consider = [&](const std::string& name, std::uint64_t base) {
+        if (base <= line + 63 && base >= best_base && line - std::min(line, base) < 0x10000) {
+            const std::uint64_t off = base > line ? 0 : line - base;
+            std::ostringstream os;
+            os << name;
+            if (off) os << "+0x" << std::hex << off;
+            best = os.str(), best_base = base;
+        }
+    };
+    for (const auto& t : sys.threads()) {
+        const core* c = sys.find_core(t->core_id());
+        for (const auto& sym : t->program().symbols) {
+            if (sym.priv)
+                consider(sym.name + "@" + t->core_id(), private_base + c->agent() * private_stride + sym.offset);
+            else
+                consider(sym.name, shared_base + sym.offset);
+        }
+    }
+    return best;
+}
+
+// The busiest lines (by requests served), at most `n`.
+std::vector<memory_system::line_traffic> busiest_lines(const system_model& sys, std::size_t n) {
+    auto all = sys.memory().traffic();
+    std::stable_sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.requests() > b.requests(); });
+    while (!all.empty() && all.back().requests() == 0) all.pop_back();
+    if (all.size() > n) all.resize(n);
+    return all;
+}
+
+std::string hex_addr(std::uint64_t a) {
+    std::ostringstream os;
+    os << "0x" << std::hex << a;
+    return os.str();
+}
+
 }  // namespace
 
 json make_result(const system_model& sys, const run_outcome& run, const std::string& config_source) {
@@ -194,6 +235,20 @@ json make_result(const system_model& sys, const run_outcome& run, const std::str
         cores.push_back(std::move(o));
     }
     j["cores"] = std::move(cores);
+    json lines = json::array();
+    for (const auto& t : busiest_lines(sys, 16))
+        lines.push_back({{"address", hex_addr(t.line)},
+                         {"symbol", symbol_of(sys, t.line)},
+                         {"requests", t.requests()},
+                         {"gets", t.gets},
+                         {"getm", t.getm},
+                         {"upgrades", t.upgrades},
+                         {"puts", t.puts},
+                         {"exclusive_fails", t.exclusive_fails},
+                         {"snoops", t.snoops},
+                         {"cross_cluster_transfers", t.cross_cluster},
+                         {"cross_socket_requests", t.cross_socket}});
+    j["lines"] = std::move(lines);
     json comps;
     json timer;
     timer["event_stream_period_ns"] = sys.timer().event_time(1).ns();
@@ -259,6 +314,17 @@ std::string format_table(const system_model& sys, const run_outcome& run) {
         os << "\nfairness (Jain's index, 1 = even): " << jain << "\n";
         for (const auto& v : judged.cores)
             if (v.v != verdict::fair) os << v.reason << "\n";
+    }
+    // The lines that carried the most coherence traffic.
+    const auto busy = busiest_lines(sys, 3);
+    if (!busy.empty()) {
+        text_table lt;
+        lt.header({"line", "symbol", "requests", "GetS", "GetM", "Upg", "snoops", "cross-cluster", "excl fails"});
+        for (const auto& t : busy)
+            lt.row({hex_addr(t.line), symbol_of(sys, t.line), std::to_string(t.requests()), std::to_string(t.gets),
+                    std::to_string(t.getm), std::to_string(t.upgrades), std::to_string(t.snoops),
+                    std::to_string(t.cross_cluster), std::to_string(t.exclusive_fails)});
+        os << "\nbusiest lines (coherence requests served by the home)\n" << lt.str();
     }
     // The function profile, as ftrace prints it: Hit, Time, Avg, s^2.
     text_table prof;

@@ -147,6 +147,17 @@ TEST_F(Cli, DefaultRunPrintsTableAndWritesDocumentedJson) {
               std::string::npos)
         << csv;
     EXPECT_TRUE(j["components"].contains("interconnect"));
+    // The busiest line is the lock's: the little core's reads, the big core's
+    // upgrades, the little core's failed STXR upgrades.
+    ASSERT_FALSE(j["lines"].empty());
+    const json& lock = j["lines"][0];
+    EXPECT_EQ(lock["symbol"], "lock");
+    EXPECT_EQ(lock["address"], "0x10000040");
+    EXPECT_EQ(lock["requests"].get<std::uint64_t>(),
+              lock["gets"].get<std::uint64_t>() + lock["getm"].get<std::uint64_t>() + lock["upgrades"].get<std::uint64_t>());
+    EXPECT_GT(lock["exclusive_fails"].get<std::uint64_t>(), 1000u);
+    EXPECT_GT(lock["cross_cluster_transfers"].get<std::uint64_t>(), 1000u);
+    EXPECT_NE(r.out.find("busiest lines"), std::string::npos);
     // The effective config is written beside the results and loads again.
     const auto c = run({"config", "cohsim-out/config.yaml"});
     ASSERT_EQ(c.status, 0) << c.err;

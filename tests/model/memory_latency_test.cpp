@@ -307,3 +307,37 @@ TEST(MemoryLatency, StoreExclusiveUpgradeThatLostItsCopyFailsAtTheHome) {
     EXPECT_EQ(sys.memory().l1_state(2, A), cstate::M);
     EXPECT_EQ(sys.memory().peek(A, 8), 9u);
 }
+
+TEST(LineTraffic, CountsEachRequestSnoopAndTransferOfALine) {
+    // little.0 reads A (GetS from memory: alone, it gets E), big.0 writes it
+    // (GetM: the E owner little.0 supplies the line across clusters and is
+    // invalidated, 1 snoop), little.0 reads it again (GetS: big.0's dirty
+    // copy crosses clusters, 1 snoop), big.0 writes again (Upg from O:
+    // little.0 invalidated, 1 snoop). The other cores hold nothing, and the
+    // snoop filter is off, so only holders' L1s are snooped.
+    system_model sys(test_platform());
+    sys.find_core("little.0")->set_program([&](core& c) {
+        c.load(A);
+        c.work(cycles{2'000});
+        c.load(A);
+    });
+    sys.find_core("big.0")->set_program([&](core& c) {
+        c.work(cycles{2'000});
+        c.store(A, 1);
+        c.work(cycles{4'000});
+        c.store(A, 2);
+    });
+    run_for_fs(1'000'000'000'000ULL);
+    const auto all = sys.memory().traffic();
+    ASSERT_EQ(all.size(), 1u);
+    const auto& t = all[0];
+    EXPECT_EQ(t.line, A);
+    EXPECT_EQ(t.gets, 2u);
+    EXPECT_EQ(t.getm, 1u);
+    EXPECT_EQ(t.upgrades, 1u);
+    EXPECT_EQ(t.requests(), 4u);
+    EXPECT_EQ(t.snoops, 3u);
+    EXPECT_EQ(t.cross_cluster, 2u);
+    EXPECT_EQ(t.exclusive_fails, 0u);
+    EXPECT_EQ(t.cross_socket, 0u);
+}
