@@ -173,11 +173,21 @@ struct memory_system::impl {
         duration armed_at;
         core_port* port = nullptr;
 
-        bool busy = false;
-        duration issued_at;
-        mem_request req;
-        cevent ev = cevent::Load;
-        std::function<void(const mem_response&)> done;
+        // The accesses in flight: at most one per line, as many lines as the
+        // core allows misses outstanding (the core enforces both).
+        struct op {
+            bool active = false;
+            duration issued_at;
+            mem_request req;
+            cevent ev = cevent::Load;
+            std::function<void(const mem_response&)> done;
+        };
+        std::vector<op> ops = std::vector<op>(max_outstanding);
+        op* op_for(std::uint64_t line) {
+            for (auto& o : ops)
+                if (o.active && line_of(o.req.addr) == line) return &o;
+            return nullptr;
+        }
 
         stat_group stats;
         counter loads{stats, "loads", "loads, exclusive loads and prefetches"};
@@ -398,22 +408,25 @@ struct memory_system::impl {
             throw std::invalid_argument("access size must be 1, 2, 4 or 8 bytes");
         if (r.addr % r.size != 0) throw std::invalid_argument("unaligned access");
         l1& c = *l1s.at(agent);
-        if (c.busy) throw std::logic_error("core issued an access while one is outstanding");
-        c.busy = true;
-        c.issued_at = kernel::now();
-        c.req = r;
-        c.done = std::move(done);
+        if (c.op_for(line_of(r.addr))) throw std::logic_error("core issued a second access to a line with one outstanding");
+        auto free = std::find_if(c.ops.begin(), c.ops.end(), [](const auto& o) { return !o.active; });
+        if (free == c.ops.end()) throw std::logic_error("core issued more accesses than it may have outstanding");
+        l1::op& o = *free;
+        o.active = true;
+        o.issued_at = kernel::now();
+        o.req = r;
+        o.done = std::move(done);
         (is_write(r) ? c.stores : c.loads) += 1;
         const duration now = kernel::now();
         if (r.kind == mem_request::store_exclusive && !c.mon.holds(r.addr)) {
             // The local monitor is open: fail without touching memory.
             c.mon.store_exclusive(r.addr);
             ++c.stxr_fail;
-            finish(c, mem_response{0, false, in_cluster(c.cluster, now, clusters[c.cluster]->p.l1.hit_latency)});
+            finish(o, mem_response{0, false, in_cluster(c.cluster, now, clusters[c.cluster]->p.l1.hit_latency)});
             return;
         }
         if (r.kind == mem_request::prefetch_unique && !clusters[c.cluster]->p.l1.prefetch_store) {
-            finish(c, mem_response{0, true, in_cluster(c.cluster, now, clusters[c.cluster]->p.l1.hit_latency)});
+            finish(o, mem_response{0, true, in_cluster(c.cluster, now, clusters[c.cluster]->p.l1.hit_latency)});
             return;
         }
         if (r.kind == mem_request::atomic && icp.far_atomics) {
@@ -432,33 +445,33 @@ struct memory_system::impl {
             }
         }
         switch (r.kind) {
-            case mem_request::load: c.ev = cevent::Load; break;
+            case mem_request::load: o.ev = cevent::Load; break;
             case mem_request::load_exclusive:
-                c.ev = clusters[c.cluster]->p.exclusive.load_unique ? cevent::Unique : cevent::Load;
+                o.ev = clusters[c.cluster]->p.exclusive.load_unique ? cevent::Unique : cevent::Load;
                 break;
-            case mem_request::prefetch_unique: c.ev = cevent::Unique; break;
-            default: c.ev = cevent::Store; break;
+            case mem_request::prefetch_unique: o.ev = cevent::Unique; break;
+            default: o.ev = cevent::Store; break;
         }
-        start(c, now);
+        start(c, o, now);
     }
 
     // The core's access as a cache event in state `st`: an exclusive load
     // that may ask for Unique needs no upgrade once the line is readable.
-    static cevent event_in(const l1& c, cstate st) {
-        if (c.ev == cevent::Unique && c.req.kind == mem_request::load_exclusive && can_read(st)) return cevent::Load;
-        return c.ev;
+    static cevent event_in(const l1::op& o, cstate st) {
+        if (o.ev == cevent::Unique && o.req.kind == mem_request::load_exclusive && can_read(st)) return cevent::Load;
+        return o.ev;
     }
 
-    void finish(l1& c, const mem_response& resp) {
-        c.busy = false;
-        auto done = std::move(c.done);
+    static void finish(l1::op& o, const mem_response& resp) {
+        o.active = false;
+        auto done = std::move(o.done);
         done(resp);
     }
 
-    void start(l1& c, duration now) {
-        const std::uint64_t line = line_of(c.req.addr);
+    void start(l1& c, l1::op& o, duration now) {
+        const std::uint64_t line = line_of(o.req.addr);
         cstate st = c.state_of(line);
-        const cevent ev = event_in(c, st);
+        const cevent ev = event_in(o, st);
         const cache_cell& cell = cache_transition(st, ev);
         const duration lookup = in_cluster(c.cluster, now, clusters[c.cluster]->p.l1.hit_latency);
         if (cell.kind == outcome::stall) return;  // retried when the line's eviction completes
@@ -471,7 +484,7 @@ struct memory_system::impl {
                 c.array.touch(*e);
             }
             check_line(line);
-            finish(c, perform(c, lookup));
+            finish(o, perform(c, o, lookup));
             return;
         }
         ++c.misses;
@@ -510,8 +523,8 @@ struct memory_system::impl {
     }
 
     // The access performs now in the L1: read or write the functional memory.
-    mem_response perform(l1& c, duration done_at) {
-        const mem_request& r = c.req;
+    mem_response perform(l1& c, const l1::op& o, duration done_at) {
+        const mem_request& r = o.req;
         mem_response out;
         out.done = done_at;
         switch (r.kind) {
@@ -571,7 +584,8 @@ struct memory_system::impl {
     // ---- requests to the home ----
     void send_request(l1& c, request r, std::uint64_t line, duration t) {
         request_msg m{c.agent, r, line, false, in_cluster(c.cluster, t, clusters[c.cluster]->p.scu.request_latency)};
-        m.exclusive = r == request::Upg && c.busy && c.req.kind == mem_request::store_exclusive;
+        const l1::op* o = c.op_for(line);
+        m.exclusive = r == request::Upg && o && o->req.kind == mem_request::store_exclusive;
         q->at(m.arrived, rank(ph_request, arb_key(c.agent)), [this, m] { arrive(m); });
     }
 
@@ -890,8 +904,9 @@ struct memory_system::impl {
         const duration at_scu = to_cluster(
             k, cross(through(tx.ready, &at_home(line).data_free, cycles{1}, icp.data_latency), k, line, false, false));
         const duration at = in_cluster(k, at_scu, clusters[k]->p.scu.snoop_latency);
-        const mem_response resp = perform(c, at);
-        q->at(at, rank(ph_response, c.agent), [this, &c, resp] { finish(c, resp); });
+        l1::op& o = *c.op_for(line);
+        const mem_response resp = perform(c, o, at);
+        q->at(at, rank(ph_response, c.agent), [&c, line, resp] { finish(*c.op_for(line), resp); });
         unblock(line);
     }
 
@@ -912,13 +927,14 @@ struct memory_system::impl {
         if (global) at = through(cross(at, k, line, true, false), nullptr, cycles{1}, icp.response_latency);
         q->at(at, rank(ph_response, c.agent), [this, line] { unblock(line); });
         // The core's access now performs.
-        const cevent replay = event_in(c, cell.next);
+        l1::op& o = *c.op_for(line);
+        const cevent replay = event_in(o, cell.next);
         const cache_cell& again = cache_transition(cell.next, replay);
         if (again.kind != outcome::ok || !(again.actions & a_hit))
             protocol_error("replayed access does not hit in " + std::string(protocol::name(cell.next)));
         e->payload.st = again.next;
         check_line(line);
-        finish(c, perform(c, kernel::now()));
+        finish(o, perform(c, o, kernel::now()));
     }
 
     // The home failed this core's store-exclusive upgrade.
@@ -927,10 +943,11 @@ struct memory_system::impl {
         if (cell.kind != outcome::ok) protocol_error("Excl_Fail in " + std::string(protocol::name(c.state_of(line))));
         if (auto* e = c.array.find(line)) c.array.invalidate(*e);
         check_line(line);
-        c.mon.store_exclusive(c.req.addr);  // an STXR always leaves the local monitor open
+        l1::op& o = *c.op_for(line);
+        c.mon.store_exclusive(o.req.addr);  // an STXR always leaves the local monitor open
         ++c.stxr_fail;
         ++c.stxr_fail_at_home;
-        finish(c, mem_response{0, false, kernel::now()});
+        finish(o, mem_response{0, false, kernel::now()});
     }
 
     void put_ack(l1& c, std::uint64_t line) {
@@ -938,7 +955,7 @@ struct memory_system::impl {
         const cache_cell& cell = cache_transition(st, cevent::Put_Ack);
         if (cell.kind != outcome::ok) protocol_error("Put_Ack in " + std::string(protocol::name(st)));
         c.wb.erase(line);
-        if (c.busy && line_of(c.req.addr) == line) start(c, kernel::now());  // it was waiting for this eviction
+        if (auto* o = c.op_for(line)) start(c, *o, kernel::now());  // it was waiting for this eviction
     }
 
     void unblock(std::uint64_t line) {
@@ -984,23 +1001,24 @@ std::vector<memory_system::line_traffic> memory_system::traffic() const {
 
 std::string memory_system::stuck_access(duration older_than) const {
     const duration now = kernel::now();
-    for (const auto& c : m->l1s) {
-        if (!c->busy || now.fs - c->issued_at.fs < older_than.fs) continue;
-        const std::uint64_t line = line_of(c->req.addr);
-        std::ostringstream os;
-        os << "core " << c->stats.name().substr(0, c->stats.name().size() - 3) << " has waited "
-           << to_string(duration{now.fs - c->issued_at.fs}) << " for line " << impl::hex(line) << ": its L1 holds it in "
-           << protocol::name(c->state_of(line));
-        auto it = m->home.find(line);
-        if (it != m->home.end()) {
-            const auto& h = it->second;
-            os << "; the home has it in " << protocol::name(h.e.state) << (h.busy ? ", busy" : ", idle") << ", owner "
-               << h.e.owner << ", " << h.e.sharers.size() << " sharers, " << h.waiting.size() << " requests waiting";
-        } else {
-            os << "; the home has never seen it";
+    for (const auto& c : m->l1s)
+        for (const auto& o : c->ops) {
+            if (!o.active || now.fs - o.issued_at.fs < older_than.fs) continue;
+            const std::uint64_t line = line_of(o.req.addr);
+            std::ostringstream os;
+            os << "core " << c->stats.name().substr(0, c->stats.name().size() - 3) << " has waited "
+               << to_string(duration{now.fs - o.issued_at.fs}) << " for line " << impl::hex(line)
+               << ": its L1 holds it in " << protocol::name(c->state_of(line));
+            auto it = m->home.find(line);
+            if (it != m->home.end()) {
+                const auto& h = it->second;
+                os << "; the home has it in " << protocol::name(h.e.state) << (h.busy ? ", busy" : ", idle") << ", owner "
+                   << h.e.owner << ", " << h.e.sharers.size() << " sharers, " << h.waiting.size() << " requests waiting";
+            } else {
+                os << "; the home has never seen it";
+            }
+            return os.str();
         }
-        return os.str();
-    }
     return {};
 }
 

@@ -194,12 +194,17 @@ public:
                   const interconnect_params& ic, const memory_params& mem, const std::vector<dsu_spec>& dsus = {});
     ~memory_system() override;
 
+    // Most accesses one L1 may have in flight (each to a different line).
+    static constexpr unsigned max_outstanding = 16;
+
     // Core `agent` (numbered over all clusters in order) joins; its port is
     // told when its reservation is lost.
     void attach(unsigned agent, core_port* port);
 
     // Starts an access at the current time. `done` runs once, at the time the
-    // result is ready; for an L1 hit it runs before access() returns.
+    // result is ready; for an L1 hit it runs before access() returns. An L1
+    // may have several accesses in flight, to different lines (the core
+    // keeps to its own limit, at most max_outstanding).
     void access(unsigned agent, const mem_request& r, std::function<void(const mem_response&)> done);
 
     // Functional memory, for setting up and checking workloads.
