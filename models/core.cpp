@@ -1,5 +1,7 @@
 #include "models/core.h"
 
+#include <algorithm>
+
 #include "sim/kernel.h"
 
 namespace cohsim {
@@ -19,21 +21,30 @@ void core_params::apply_preset(core_type type) {
     // SchedA55, SchedCortexA57-class for A73/A75, SchedThunderX2T99; ARM's
     // A7/A15 models in gem5's ex5 configs). Dual issue is not modelled, so
     // the presets agree today; the table is where a measured difference goes.
+    //
+    // Outstanding misses (plain loads in flight at once): the Cortex-A72 TRM
+    // (section 6.4) gives six outstanding 64-byte line requests for its L1;
+    // the other figures are our estimates by core class until a source is
+    // found: in-order cores keep few misses in flight, wide out-of-order
+    // cores many.
     struct preset {
         cycles alu, branch, hint;
+        std::uint32_t misses;
     };
-    preset p{cycles{1}, cycles{1}, cycles{1}};
+    preset p{cycles{1}, cycles{1}, cycles{1}, 1};
     switch (type) {
-        case core_type::cortex_a7: case core_type::cortex_a53: case core_type::cortex_a55:
-            p = {cycles{1}, cycles{1}, cycles{1}};  // in-order
-            break;
-        case core_type::cortex_a15: case core_type::cortex_a73: case core_type::cortex_a75: case core_type::thunderx2:
-            p = {cycles{1}, cycles{1}, cycles{1}};  // out-of-order, approximated in order
-            break;
+        case core_type::cortex_a7: p = {cycles{1}, cycles{1}, cycles{1}, 1}; break;   // in-order, small (estimate)
+        case core_type::cortex_a53: p = {cycles{1}, cycles{1}, cycles{1}, 3}; break;  // in-order (estimate)
+        case core_type::cortex_a55: p = {cycles{1}, cycles{1}, cycles{1}, 4}; break;  // in-order (estimate)
+        case core_type::cortex_a15: p = {cycles{1}, cycles{1}, cycles{1}, 6}; break;  // out-of-order, A72-class (estimate)
+        case core_type::cortex_a73: p = {cycles{1}, cycles{1}, cycles{1}, 6}; break;  // A72's six (A72 TRM 6.4)
+        case core_type::cortex_a75: p = {cycles{1}, cycles{1}, cycles{1}, 8}; break;  // estimate
+        case core_type::thunderx2: p = {cycles{1}, cycles{1}, cycles{1}, 8}; break;   // estimate
     }
     if (!alu) alu = p.alu;
     if (!branch) branch = p.branch;
     if (!hint) hint = p.hint;
+    if (!outstanding_misses) outstanding_misses = p.misses;
 }
 
 void core_params::describe(cfg::struct_schema<core_params>& s) {
@@ -46,6 +57,11 @@ void core_params::describe(cfg::struct_schema<core_params>& s) {
     s.param("hint", &core_params::hint, "cycles of nop, yield and a load prefetch; default: the core type's preset")
         .def(std::nullopt)
         .range(cycles{0}, cycles{1000});
+    s.param("outstanding_misses", &core_params::outstanding_misses,
+            "plain loads (LDR) that may be missing the L1 at once; the core waits for a load's data only when an "
+            "instruction uses its register; default: the core type's preset")
+        .def(std::nullopt)
+        .range(std::uint32_t{1}, std::uint32_t{memory_system::max_outstanding});
     // The architecture leaves WFE exit latency implementation defined
     // (arm-sync.md section 7.5); a handful of cycles to restart the pipeline
     // is our estimate until a measurement exists.
@@ -133,6 +149,7 @@ void core::work(cycles n) {
 
 mem_response core::access(const mem_request& r) {
     if (!m_mem) throw std::logic_error("core " + m_id + " has no memory system");
+    drain_loads();  // a blocking access waits for the loads in flight (no reordering past it)
     sync();
     m_resp_ready = false;
     m_mem->access(m_agent, r, [this](const mem_response& resp) {
@@ -146,6 +163,64 @@ mem_response core::access(const mem_request& r) {
     }
     m_ahead = {m_resp.done.fs - kernel::now().fs};
     return m_resp;
+}
+
+void core::wait_answered(const pending_load& p) {
+    if (p.answered) return;
+    sync();  // catch the simulation up to this core's time before waiting
+    while (!p.answered) {
+        wait(m_mem_done);
+        kernel::count_event();
+    }
+}
+
+unsigned core::loads_missing() const {
+    unsigned n = 0;
+    for (const auto& p : m_loads) n += p.active && !p.answered;
+    return n;
+}
+
+unsigned core::load_async(std::uint64_t addr, unsigned size) {
+    if (!m_mem) throw std::logic_error("core " + m_id + " has no memory system");
+    const std::uint64_t line = addr & ~std::uint64_t{63};
+    sync();
+    for (const auto& p : m_loads)
+        if (p.active && p.line == line) wait_answered(p);  // one access per line in flight
+    while (loads_missing() >= m_params.outstanding_misses.value_or(1)) {
+        wait(m_mem_done);
+        kernel::count_event();
+    }
+    auto it = std::find_if(m_loads.begin(), m_loads.end(), [](const auto& p) { return !p.active; });
+    if (it == m_loads.end()) throw std::logic_error("core " + m_id + ": more than 32 loads waiting to be used");
+    const unsigned ticket = static_cast<unsigned>(it - m_loads.begin());
+    sync();  // waiting above may have taken an interrupt
+    pending_load& p = m_loads[ticket];
+    p = pending_load{true, false, line, {}};
+    mem_request r;
+    r.kind = mem_request::load, r.addr = addr, r.size = size;
+    m_mem->access(m_agent, r, [this, ticket](const mem_response& resp) {
+        m_loads[ticket].resp = resp;
+        m_loads[ticket].answered = true;
+        m_mem_done.notify();
+    });
+    return ticket;
+}
+
+std::uint64_t core::load_result(unsigned ticket) {
+    pending_load& p = m_loads.at(ticket);
+    if (!p.active) throw std::logic_error("core " + m_id + ": load ticket redeemed twice");
+    wait_answered(p);
+    if (p.resp.done.fs > local_time().fs) m_ahead = {p.resp.done.fs - kernel::now().fs};
+    p.active = false;
+    return p.resp.value;
+}
+
+void core::drain_loads() {
+    for (const auto& p : m_loads) {
+        if (!p.active) continue;
+        wait_answered(p);
+        if (p.resp.done.fs > local_time().fs) m_ahead = {p.resp.done.fs - kernel::now().fs};
+    }
 }
 
 namespace {
@@ -179,7 +254,10 @@ std::uint64_t core::atomic(atomic_op op, std::uint64_t addr, std::uint64_t opera
 
 void core::prefetch_store(std::uint64_t addr) { access(request(mem_request::prefetch_unique, addr, 8)); }
 
-void core::barrier() { work(m_params.barrier_latency); }
+void core::barrier() {
+    drain_loads();
+    work(m_params.barrier_latency);
+}
 
 void core::sev() {
     sync();

@@ -57,6 +57,8 @@ struct cfg::enum_names<core_type> {
 struct core_params {
     // Cycles per instruction class; unset = the core type's preset.
     std::optional<cycles> alu, branch, hint;
+    // Plain loads (LDR) that may miss at once; unset = the core type's preset.
+    std::optional<std::uint32_t> outstanding_misses;
     cycles wfe_wake_latency;
     cycles barrier_latency;
     duration tick_period;   // 0 = no periodic interrupt
@@ -100,6 +102,16 @@ public:
 
     // ---- operations, called by the program on the core's own thread ----
     std::uint64_t load(std::uint64_t addr, unsigned size = 8);
+    // A plain load that does not wait for its data: returns a ticket for
+    // load_result(). It waits first only while the core already has
+    // outstanding_misses loads missing, or one to the same line in flight.
+    // The issue itself takes no time (the instruction's cycle is the caller's).
+    unsigned load_async(std::uint64_t addr, unsigned size = 8);
+    // The data of that load: waits for it, and the core's time moves to
+    // when it arrived (load-to-use). Each ticket is redeemed once.
+    std::uint64_t load_result(unsigned ticket);
+    // Waits until every load in flight has its data (tickets stay valid).
+    void drain_loads();
     void store(std::uint64_t addr, std::uint64_t value, unsigned size = 8);
     std::uint64_t load_exclusive(std::uint64_t addr, unsigned size = 8);
     bool store_exclusive(std::uint64_t addr, std::uint64_t value, unsigned size = 8);  // true: written
@@ -139,6 +151,15 @@ private:
     duration m_ahead;  // local time minus simulated time
     static constexpr std::uint64_t max_ahead_fs = 1'000'000'000;  // 1 us
     sc_core::sc_event m_mem_done;
+    // Loads issued with load_async, by ticket.
+    struct pending_load {
+        bool active = false, answered = false;
+        std::uint64_t line = 0;
+        mem_response resp;
+    };
+    std::vector<pending_load> m_loads = std::vector<pending_load>(32);
+    void wait_answered(const pending_load& p);
+    unsigned loads_missing() const;
     mem_response m_resp;
     bool m_resp_ready = false;
 

@@ -72,12 +72,32 @@ void interpreter::fault(const insn& i, const std::string& what) const {
     throw std::runtime_error(i.loc.str() + ": " + i.text + ": " + what + " (core " + m_core.id() + ")");
 }
 
+void interpreter::use(int n) {
+    if (n < 0 || n >= zr || m_pending[n].ticket < 0) return;
+    const pending p = m_pending[n];
+    m_pending[n].ticket = -1;
+    set(n, m_core.load_result(static_cast<unsigned>(p.ticket)), p.wide);
+}
+
+void interpreter::use_all() {
+    for (int n = 0; n < zr; ++n) use(n);
+}
+
 void interpreter::run() {
+    run_program();
+    use_all();  // every register final, every load's data in
+}
+
+void interpreter::run_program() {
     std::size_t pc = m_prog.entry;
     for (;;) {
         if (pc >= m_prog.code.size()) return;  // ran off the end: the core idles
         const insn& i = m_prog.code[pc];
         ++m_retired;
+        // Load-to-use: an instruction that names a register whose load is
+        // still in flight (to read it, or to overwrite it) waits for the data.
+        use(i.rd), use(i.rn), use(i.rm), use(i.rs);
+        if (i.o == op::bl || i.o == op::ret) use(30);
         std::size_t next = pc + 1;
         const unsigned bits = i.wide ? 64 : 32;
         const std::uint64_t mask = i.wide ? ~0ULL : 0xffffffffULL;
@@ -149,7 +169,16 @@ void interpreter::run() {
             case op::tbnz: if ((reg(i.rd) >> i.imm) & 1) next = i.target; m_core.work(m_costs.branch); break;
             case op::bl: set(30, pc + 1, true), next = i.target, m_core.work(m_costs.branch); break;
             case op::ret: next = reg(30), m_core.work(m_costs.branch); break;
-            case op::ldr: case op::ldar: set(i.rd, m_core.load(address(i), i.size), i.wide); break;
+            case op::ldr:
+                if (i.rd == zr) {
+                    m_core.load(address(i), i.size);
+                } else {
+                    // Issued, not waited for: the data is needed only when the register is used.
+                    m_pending[i.rd] = {static_cast<int>(m_core.load_async(address(i), i.size)), i.wide};
+                    m_core.work(m_costs.alu);
+                }
+                break;
+            case op::ldar: set(i.rd, m_core.load(address(i), i.size), i.wide); break;
             case op::str: case op::stlr: m_core.store(address(i), reg(i.rd), i.size); break;
             case op::ldxr: set(i.rd, m_core.load_exclusive(address(i), i.size), i.wide); break;
             case op::stxr: set(i.rs, m_core.store_exclusive(address(i), reg(i.rd), i.size) ? 0 : 1, false); break;

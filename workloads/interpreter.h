@@ -117,6 +117,10 @@ public:
     std::uint64_t retired() const { return m_retired; }
 
 private:
+    void run_program();
+    // Waits for the load in flight to register n, if any, and writes its data.
+    void use(int n);
+    void use_all();
     void set(int n, std::uint64_t v, bool wide);
     std::uint64_t operand2(const asmx::insn& i) const;
     bool holds(asmx::cond c) const;
@@ -131,6 +135,11 @@ private:
     region_profile* m_profile;
     instruction_costs m_costs;
     std::uint64_t m_x[32] = {};
+    struct pending {
+        int ticket = -1;  // the core's load ticket, -1 = the register holds its value
+        bool wide = true;
+    };
+    pending m_pending[32];
     bool m_n = false, m_z = false, m_c = false, m_v = false;
     std::uint64_t m_retired = 0;
 };
