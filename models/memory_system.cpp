@@ -205,6 +205,8 @@ struct memory_system::impl {
         counter stxr_fail{stats, "stxr_fail", "store-exclusives that failed"};
         counter stxr_fail_at_home{stats, "stxr_fail_at_home",
                                   "of those, upgrades failed by the home: the copy was lost on the way"};
+        counter cas_success{stats, "cas_success", "LSE compare-and-swaps that found the expected value and wrote"};
+        counter cas_fail{stats, "cas_fail", "LSE compare-and-swaps that found another value"};
         counter reservation_losses{stats, "reservation_losses", "reservations cleared by another observer or eviction"};
         counter held_snoops{stats, "held_snoops", "snoops delayed by the exclusive hold window"};
 
@@ -558,7 +560,10 @@ struct memory_system::impl {
                     case atomic_op::add: v = old + r.value; break;
                     case atomic_op::swp: v = r.value; break;
                     case atomic_op::set: v = old | r.value; break;
-                    case atomic_op::cas: wr = old == r.compare, v = r.value; break;
+                    case atomic_op::cas:
+                        wr = old == r.compare, v = r.value;
+                        ++(wr ? c.cas_success : c.cas_fail);
+                        break;
                 }
                 if (wr) {
                     write(r.addr, r.size, v);

@@ -220,3 +220,25 @@ TEST(Wfe, SchedulerTickWakesAndRunsItsHandler) {
     EXPECT_EQ(g.v["wakes_interrupt"], 3u);
     EXPECT_EQ(g.v["interrupts"], 3u);
 }
+
+TEST(Atomics, CasCountsSuccessesAndFailures) {
+    // CAS 0 -> 5 finds 0 and writes; CAS 0 -> 7 then finds 5 and does not.
+    system_model sys(test_platform());
+    std::uint64_t first = 99, second = 99;
+    sys.find_core("little.0")->set_program([&](core& c) {
+        first = c.atomic(atomic_op::cas, A, 5, 8, 0);
+        second = c.atomic(atomic_op::cas, A, 7, 8, 0);
+    });
+    run_for_fs(100 * us);
+    EXPECT_EQ(first, 0u);
+    EXPECT_EQ(second, 5u);
+    EXPECT_EQ(sys.memory().peek(A, 8), 5u);
+    struct reader : stat_visitor {
+        std::map<std::string, std::uint64_t> n;
+        void counter(const std::string& name, const std::string&, std::uint64_t v) override { n[name] = v; }
+    } r;
+    for (const stat_group* g : sys.memory().stat_groups())
+        if (g->name() == "little.0.l1") g->accept(r);
+    EXPECT_EQ(r.n["cas_success"], 1u);
+    EXPECT_EQ(r.n["cas_fail"], 1u);
+}
