@@ -5,12 +5,14 @@
 // (results up to the interrupt are written).
 #include "sim/cli.h"
 
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <boost/program_options.hpp>
 
 #include <atomic>
 #include <csignal>
+#include <cstdlib>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -22,6 +24,7 @@
 #include "sim/runner.h"
 #include "sim/system.h"
 #include "sim/text_table.h"
+#include "sim/sweep.h"
 #include "sim/validate.h"
 #include "sim/watchdog.h"
 
@@ -50,6 +53,7 @@ commands:
                    override and default resolved
   params           list every config parameter: path, type, unit, default,
                    description
+  sweep [CONFIG]   run a grid of config values in parallel, resumable; results.csv
   plot RUN_DIR     draw a run's wait histograms and shares (PNG and SVG)
   validate         run the calibration cases (configs/calibration/) and print
                    measured against simulated, pass/fail per check
@@ -62,6 +66,7 @@ examples:
   cohsim params
   cohsim validate --quick                         # calibration, short runs
   cohsim run --out runs/a && cohsim plot runs/a   # plots of a run
+  cohsim sweep --vary clusters.little.freq=600MHz:1.8GHz:200MHz --out s1
 
 Every command takes --help. Exit status: 0 ok, 1 simulation failed,
 2 bad input, 130 interrupted (partial results written).
@@ -348,6 +353,12 @@ int cmd_params(const std::vector<std::string>& args) {
 
 int cli_main(int argc, const char* const* argv) {
     std::vector<std::string> args(argv + 1, argv + argc);
+    // A run started by `cohsim sweep` or `cohsim validate` dies with it (a
+    // killed sweep leaves no orphan writing into its directory).
+    if (const char* parent = std::getenv("COHSIM_DIE_WITH_PARENT")) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (std::to_string(getppid()) != parent) return exit_failure;  // the parent is already gone
+    }
     try {
         if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
             if (args.size() == 2 && args[0] == "help") return cli_main(3, std::vector<const char*>{argv[0], argv[2], "--help"}.data());
@@ -365,7 +376,8 @@ int cli_main(int argc, const char* const* argv) {
         if (cmd == "params") return cmd_params(args);
         if (cmd == "validate") return cmd_validate(args);
         if (cmd == "plot") return cmd_plot(args);
-        throw usage_error("unknown command '" + cmd + "' (expected run, config, params, validate or plot)");
+        if (cmd == "sweep") return cmd_sweep(args);
+        throw usage_error("unknown command '" + cmd + "' (expected run, config, params, sweep, validate or plot)");
     } catch (const usage_error& e) {
         std::cerr << "cohsim: " << e.what() << "\nTry 'cohsim --help' or 'cohsim COMMAND --help'.\n";
         return exit_bad_input;

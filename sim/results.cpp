@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <sstream>
 #include <stdexcept>
@@ -368,6 +369,13 @@ std::string format_csv(const system_model& sys, const run_outcome& run) {
         os << buf;
     }
     return os.str();
+}
+
+std::string read_file(const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
 }
 
 void write_file_atomic(const std::string& path, const std::string& content) {

@@ -29,5 +29,7 @@ std::string format_csv(const system_model& sys, const run_outcome& run);
 // reader sees either the old file or the whole new one. Throws
 // std::runtime_error naming the path on failure.
 void write_file_atomic(const std::string& path, const std::string& content);
+// A whole file as text ("" when it cannot be read).
+std::string read_file(const std::string& path);
 
 }  // namespace cohsim

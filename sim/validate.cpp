@@ -23,6 +23,7 @@
 #include "sim/cli.h"
 #include "sim/config_tree.h"
 #include "sim/results.h"
+#include "sim/spawn.h"
 #include "sim/text_table.h"
 #include "sim/units.h"
 
@@ -401,46 +402,13 @@ examples:
   cohsim validate --cases asr_equal_freq   # one case
 )";
 
-struct job {
-    std::string case_id, which, config, out_dir;
-    pid_t pid = -1;
-    int status = -1;
-    double host_seconds = 0;
-};
-
-// Starts `cohsim run` for a job, its output in OUT_DIR/run.log.
-pid_t start(const job& j, const std::string& self, const std::string& duration) {
-    fs::create_directories(j.out_dir);
-    std::vector<std::string> args = {self, "run", j.config, "-q", "--out", j.out_dir};
-    if (!duration.empty()) args.insert(args.end(), {"--duration", duration});
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    const std::string log = (fs::path(j.out_dir) / "run.log").string();
-    posix_spawn_file_actions_addopen(&fa, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_adddup2(&fa, 1, 2);
-    pid_t pid = -1;
-    const int rc = posix_spawn(&pid, self.c_str(), &fa, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&fa);
-    if (rc != 0) throw std::runtime_error("cannot start " + self + ": " + std::strerror(rc));
-    return pid;
-}
-
-std::string read_text(const std::string& file) {
-    std::ifstream in(file);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
 
 }  // namespace
 
 int cmd_validate(const std::vector<std::string>& args) {
     namespace po = boost::program_options;
     std::string out_dir, cases_file, only;
-    unsigned jobs = std::max(1u, static_cast<unsigned>(sysconf(_SC_NPROCESSORS_ONLN)));
+    unsigned jobs = host_cores();
     po::options_description d("options");
     d.add_options()  //
         ("quick", "short runs (each case's `quick` time); checks directions only")  //
@@ -487,6 +455,11 @@ int cmd_validate(const std::vector<std::string>& args) {
         cases = kept;
     }
     const fs::path dir = fs::path(cases_file).parent_path();
+    struct job {
+        std::string case_id, which, config, out_dir;
+        int status = -1;
+        double host_seconds = 0;
+    };
     std::vector<job> todo;
     std::map<std::string, std::string> quick_of;
     for (const auto& c : cases) {
@@ -499,35 +472,27 @@ int cmd_validate(const std::vector<std::string>& args) {
         if (!fs::exists(j.config))
             throw cfg::config_error({cases_file, 0, 0}, "cases." + j.case_id, "config '" + j.config + "' does not exist",
                                     "a config file beside cases.yaml");
-    const std::string self = fs::read_symlink("/proc/self/exe").string();
     std::cerr << "cohsim validate: " << todo.size() << " runs" << (quick ? " (quick)" : " (full length)") << ", " << jobs
               << " at a time, results in " << out_dir << "\n";
     const auto t0 = std::chrono::steady_clock::now();
-    std::map<pid_t, std::size_t> running;
-    std::map<std::size_t, std::chrono::steady_clock::time_point> started;
-    std::size_t next = 0, done = 0;
-    while (done < todo.size()) {
-        while (running.size() < jobs && next < todo.size()) {
-            job& j = todo[next];
-            j.pid = start(j, self, quick ? quick_of[j.case_id] : "");
-            running[j.pid] = next;
-            started[next] = std::chrono::steady_clock::now();
-            ++next;
-        }
-        int status = 0;
-        const pid_t pid = waitpid(-1, &status, 0);
-        if (pid < 0) throw std::runtime_error("waitpid failed: " + std::string(std::strerror(errno)));
-        auto it = running.find(pid);
-        if (it == running.end()) continue;
-        job& j = todo[it->second];
-        j.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-        j.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started[it->second]).count();
-        running.erase(it);
-        ++done;
-        std::cerr << "[" << done << "/" << todo.size() << "] " << j.case_id << "/" << fs::path(j.config).stem().string()
+    std::vector<child_job> children;
+    for (const auto& j : todo) {
+        fs::create_directories(j.out_dir);
+        child_job c;
+        c.args = {"run", j.config, "-q", "--out", j.out_dir};
+        if (quick) c.args.insert(c.args.end(), {"--duration", quick_of[j.case_id]});
+        c.log = (fs::path(j.out_dir) / "run.log").string();
+        children.push_back(c);
+    }
+    std::size_t done = 0;
+    run_children(children, jobs, [&](std::size_t i) {
+        job& j = todo[i];
+        j.status = children[i].status;
+        j.host_seconds = children[i].host_seconds;
+        std::cerr << "[" << ++done << "/" << todo.size() << "] " << j.case_id << "/" << fs::path(j.config).stem().string()
                   << (j.status == 0 ? " done" : " FAILED (exit " + std::to_string(j.status) + ", see " + j.out_dir + "/run.log)")
                   << " in " << num(j.host_seconds, 3) << " s\n";
-    }
+    });
     json results = json::object();
     json runs = json::array();
     for (const auto& j : todo) {
@@ -535,7 +500,7 @@ int cmd_validate(const std::vector<std::string>& args) {
         json r;
         if (j.status == 0 && fs::exists(file)) {
             try {
-                r = json::parse(read_text(file));
+                r = json::parse(read_file(file));
                 results[j.case_id][j.which] = r;
             } catch (const json::exception& e) {
                 std::cerr << "cohsim validate: " << file << ": unreadable result (" << e.what() << ")\n";

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -235,7 +236,7 @@ TEST_F(Cli, HelpTeachesEveryCommand) {
     const auto top = run({"--help"});
     EXPECT_EQ(top.status, 0);
     EXPECT_NE(top.out.find("examples:"), std::string::npos);
-    for (const char* cmd : {"run", "config", "params", "validate", "plot"}) {
+    for (const char* cmd : {"run", "config", "params", "validate", "plot", "sweep"}) {
         const auto r = run({cmd, "--help"});
         EXPECT_EQ(r.status, 0) << cmd;
         EXPECT_NE(r.out.find("usage: cohsim " + std::string(cmd)), std::string::npos) << r.out;
@@ -398,4 +399,96 @@ TEST_F(Cli, FunctionProfileInTableAndJson) {
     EXPECT_NEAR(p["time_ns"].get<double>(), 5 * p["avg_ns"].get<double>(), 1e-6);
     EXPECT_NEAR(p["s2_ns2"].get<double>(), std::pow(p["sd"].get<double>(), 2), 1e-6);
     EXPECT_FALSE(p["histogram"].empty());
+}
+
+// ---- cohsim sweep ----------------------------------------------------------
+
+namespace {
+const std::vector<std::string> small_sweep = {"sweep", "--vary", "clusters.little.freq=832MHz,1248MHz", "--vary",
+                                              "workload.threads.1.cpu_relax=yield,wfe_backoff", "--set",
+                                              "run.duration=2ms"};
+std::vector<std::string> with(std::vector<std::string> a, const std::vector<std::string>& more) {
+    a.insert(a.end(), more.begin(), more.end());
+    return a;
+}
+}  // namespace
+
+TEST_F(Cli, SweepGridIsDeterministicAtAnyParallelism) {
+    ASSERT_EQ(run(with(small_sweep, {"-j", "1", "--out", "a"})).status, 0);
+    ASSERT_EQ(run(with(small_sweep, {"-j", "2", "--out", "b"})).status, 0);
+    const std::string a = slurp(m_dir / "a" / "results.csv");
+    EXPECT_EQ(a, slurp(m_dir / "b" / "results.csv"));
+    // 4 points x 8 cores, a header; the swept values first.
+    EXPECT_EQ(std::count(a.begin(), a.end(), '\n'), 33);
+    EXPECT_EQ(a.rfind("point,clusters.little.freq,workload.threads.1.cpu_relax,core,", 0), 0u) << a;
+    EXPECT_NE(a.find("\n3,1248MHz,wfe_backoff,big.3,big,cortex-a73,1800,"), std::string::npos) << a;
+    const json m = read_json("a/sweep.json");
+    EXPECT_EQ(m["summary"]["done"], 4);
+    EXPECT_EQ(m["points"][1]["values"]["workload.threads.1.cpu_relax"], "wfe_backoff");
+    // Each point keeps its own results and effective config.
+    EXPECT_EQ(read_json("a/points/0003/result.json")["config"]["clusters"]["little"]["freq"], "1.248GHz");
+    // The same command again runs nothing.
+    const auto again = run(with(small_sweep, {"-j", "2", "--out", "a"}));
+    EXPECT_EQ(again.status, 0);
+    EXPECT_NE(again.err.find("4 already done, 0 to run"), std::string::npos) << again.err;
+    EXPECT_EQ(slurp(m_dir / "a" / "results.csv"), a);
+    // Another sweep in the same directory is refused.
+    expect_bad({"sweep", "--vary", "run.seed=1,2", "--out", "a"}, "holds another sweep");
+}
+
+TEST_F(Cli, SweepKilledAndResumedEqualsUninterrupted) {
+    const auto args = std::vector<std::string>{"sweep", "--vary", "run.seed=1:6:1", "--set", "run.duration=30ms", "-j", "1"};
+    ASSERT_EQ(run(with(args, {"--out", "whole"})).status, 0);
+    const pid_t pid = spawn(COHSIM_BINARY, with(args, {"--out", "cut"}));
+    // Kill it with SIGKILL once some points are done and the next is running.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (!fs::exists(m_dir / "cut" / "points" / "0001") && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    ::kill(pid, SIGKILL);
+    wait_for(pid);
+    std::map<std::string, fs::file_time_type> finished;
+    for (const auto& e : fs::directory_iterator(m_dir / "cut" / "points"))
+        if (fs::is_directory(e) && e.path().extension().empty()) finished[e.path().filename()] = fs::last_write_time(e.path() / "cores.csv");
+    ASSERT_GE(finished.size(), 2u);
+    ASSERT_LT(finished.size(), 6u) << "the sweep finished before the kill";
+    for (const auto& [name, t] : finished) EXPECT_TRUE(fs::exists(m_dir / "cut" / "points" / name / "result.json")) << name;
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));  // its orphaned run, if any, dies with it
+    const auto resumed = run(with(args, {"--out", "cut"}));
+    ASSERT_EQ(resumed.status, 0) << resumed.err;
+    EXPECT_NE(resumed.err.find(std::to_string(finished.size()) + " already done"), std::string::npos) << resumed.err;
+    for (const auto& [name, t] : finished)  // no finished point ran twice
+        EXPECT_EQ(fs::last_write_time(m_dir / "cut" / "points" / name / "cores.csv"), t) << name;
+    EXPECT_EQ(slurp(m_dir / "cut" / "results.csv"), slurp(m_dir / "whole" / "results.csv"));
+    for (const auto& e : fs::directory_iterator(m_dir / "cut" / "points"))
+        EXPECT_NE(e.path().extension(), ".tmp") << e.path();
+}
+
+TEST_F(Cli, SweepRecordsAFailingPointAndGoesOn) {
+    // The watchdog turns point 1 (a 100000-cycle hold window) into a failure.
+    const auto r = run({"sweep", "--vary", "clusters.little.exclusive.hold_window=0cycles,100000cycles,0cycles", "--set",
+                        "run.duration=1ms", "--set", "run.deadlock_after=1us", "--out", "f"});
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.out.find("2 of 3 points done, 1 failed"), std::string::npos) << r.out;
+    EXPECT_TRUE(fs::exists(m_dir / "f" / "points" / "0001.error"));
+    EXPECT_NE(slurp(m_dir / "f" / "points" / "0001.error").find("protocol deadlock"), std::string::npos);
+    const json m = read_json("f/sweep.json");
+    EXPECT_EQ(m["points"][1]["state"], "failed");
+    EXPECT_EQ(m["points"][2]["state"], "done");
+}
+
+TEST_F(Cli, SweepPointsOneByOneThenMerge) {
+    // What a Slurm array does: --emit writes the script, each task runs --point K, --merge aggregates.
+    const auto e = run(with(small_sweep, {"--out", "s", "--emit", "slurm"}));
+    ASSERT_EQ(e.status, 0) << e.err;
+    const std::string sb = slurp(m_dir / "s" / "sweep.sbatch");
+    EXPECT_NE(sb.find("#SBATCH --array=0-3"), std::string::npos) << sb;
+    EXPECT_NE(sb.find("--point \"$SLURM_ARRAY_TASK_ID\""), std::string::npos) << sb;
+    for (int k = 0; k < 4; ++k) ASSERT_EQ(run(with(small_sweep, {"--out", "s", "--point", std::to_string(k)})).status, 0);
+    const auto m = run({"sweep", "--merge", "s"});
+    EXPECT_EQ(m.status, 0) << m.err;
+    ASSERT_EQ(run(with(small_sweep, {"--out", "local"})).status, 0);
+    EXPECT_EQ(slurp(m_dir / "s" / "results.csv"), slurp(m_dir / "local" / "results.csv"));
+    expect_bad(with(small_sweep, {"--out", "s", "--point", "9"}), "--point 9: the sweep has points 0 to 3");
+    expect_bad({"sweep"}, "sweep needs at least one --vary");
+    expect_bad({"sweep", "--vary", "a=2GHz:1GHz:1MHz"}, "the range starts above its end");
 }

@@ -1,0 +1,514 @@
+#include "sim/sweep.h"
+
+#include <unistd.h>
+
+#include <boost/program_options.hpp>
+
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <regex>
+#include <sstream>
+
+#include "sim/cli.h"
+#include "sim/results.h"
+#include "sim/spawn.h"
+#include "sim/units.h"
+
+namespace cohsim {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::size_t max_values = 10000;  // per axis: a typo like 1Hz:2GHz:1Hz should not run for ever
+
+[[noreturn]] void bad_spec(const std::string& arg, const std::string& what) {
+    throw usage_error("--vary " + arg + ": " + what +
+                      " (expected PATH=LIST like run.seed=1,2,3, PATH=START:STOP:STEP like "
+                      "clusters.little.freq=300MHz:2GHz:100MHz, or PATH=START:STOP:xFACTOR like run.duration=1ms:100ms:x10)");
+}
+
+// A quantity family: parse to base units (exact), print back as config text.
+struct family {
+    const char* name;
+    std::function<std::uint64_t(const std::string&)> parse;
+    std::function<std::string(std::uint64_t)> format;
+};
+
+const std::vector<family>& families() {
+    static const std::vector<family> f = {
+        {"frequency", [](const std::string& t) { return parse_frequency(t).hz; },
+         [](std::uint64_t v) { return to_string(frequency{v}); }},
+        {"time", [](const std::string& t) { return parse_duration(t).fs; }, [](std::uint64_t v) { return to_string(duration{v}); }},
+        {"size", [](const std::string& t) { return parse_byte_size(t).bytes; },
+         [](std::uint64_t v) { return to_string(byte_size{v}); }},
+        {"cycles", [](const std::string& t) { return parse_cycles(t).n; }, [](std::uint64_t v) { return to_string(cycles{v}); }},
+    };
+    return f;
+}
+
+bool plain_number(const std::string& t) { return std::regex_match(t, std::regex(R"(-?[0-9]+(\.[0-9]+)?)")); }
+
+std::string number_text(long double v) {
+    if (std::fabs(v - std::llround(v)) < 1e-9L) return std::to_string(std::llround(v));
+    std::ostringstream os;
+    os.precision(12);
+    os << static_cast<double>(v);
+    return os.str();
+}
+
+std::vector<std::string> expand_range(const std::string& arg, const std::string& a, const std::string& b,
+                                      const std::string& step) {
+    const bool mult = !step.empty() && step[0] == 'x';
+    const std::string s = mult ? step.substr(1) : step;
+    std::vector<std::string> out;
+    auto push = [&](std::string v) {
+        if (out.size() >= max_values) bad_spec(arg, "more than " + std::to_string(max_values) + " values");
+        out.push_back(std::move(v));
+    };
+    if (mult) {
+        if (!plain_number(s)) bad_spec(arg, "the factor '" + s + "' is not a number");
+        const long double f = std::stold(s);
+        if (f <= 1) bad_spec(arg, "the factor must be above 1");
+    }
+    if (plain_number(a) && plain_number(b)) {
+        const long double lo = std::stold(a), hi = std::stold(b);
+        if (lo > hi) bad_spec(arg, "the range starts above its end");
+        if (mult) {
+            if (lo <= 0) bad_spec(arg, "a multiplicative range must start above 0");
+            for (long double v = lo; v <= hi * (1 + 1e-12L); v *= std::stold(s)) push(number_text(v));
+        } else {
+            if (!plain_number(s) || std::stold(s) <= 0) bad_spec(arg, "the step '" + s + "' is not a positive number");
+            const long double st = std::stold(s);
+            for (std::size_t k = 0;; ++k) {
+                const long double v = lo + st * static_cast<long double>(k);
+                if (v > hi * (1 + 1e-12L) + 1e-12L) break;
+                push(number_text(v));
+            }
+        }
+        return out;
+    }
+    for (const family& f : families()) {
+        std::uint64_t lo = 0, hi = 0, st = 0;
+        try {
+            lo = f.parse(a);
+        } catch (const std::exception&) {
+            continue;  // not this family
+        }
+        try {
+            hi = f.parse(b);
+            if (!mult) st = f.parse(s);
+        } catch (const std::exception& e) {
+            bad_spec(arg, "the range starts with a " + std::string(f.name) + " but " + e.what());
+        }
+        if (lo > hi) bad_spec(arg, "the range starts above its end");
+        if (mult) {
+            if (lo == 0) bad_spec(arg, "a multiplicative range must start above 0");
+            const long double factor = std::stold(s);
+            for (long double v = static_cast<long double>(lo); v <= static_cast<long double>(hi) * (1 + 1e-12L); v *= factor)
+                push(f.format(static_cast<std::uint64_t>(std::llround(v))));
+        } else {
+            if (st == 0) bad_spec(arg, "the step must be above 0");
+            for (std::uint64_t v = lo; v <= hi; v += st) {
+                push(f.format(v));
+                if (hi - v < st) break;
+            }
+        }
+        return out;
+    }
+    bad_spec(arg, "'" + a + "' is neither a number nor a quantity with a unit (MHz, us, KiB, cycles, ...)");
+}
+
+}  // namespace
+
+sweep_axis parse_vary(const std::string& arg) {
+    const auto eq = arg.find('=');
+    if (eq == std::string::npos || eq == 0) bad_spec(arg, "no PATH=SPEC");
+    sweep_axis ax;
+    ax.path = arg.substr(0, eq);
+    const std::string spec = arg.substr(eq + 1);
+    if (spec.empty()) bad_spec(arg, "no values after '='");
+    if (spec.find(':') != std::string::npos && spec.find('{') == std::string::npos && spec.find('[') == std::string::npos) {
+        std::vector<std::string> parts;
+        std::stringstream ss(spec);
+        for (std::string p; std::getline(ss, p, ':');) parts.push_back(p);
+        if (parts.size() != 3 || parts[0].empty() || parts[1].empty() || parts[2].empty())
+            bad_spec(arg, "a range has three parts, START:STOP:STEP");
+        ax.values = expand_range(arg, parts[0], parts[1], parts[2]);
+    } else {
+        // Split at commas outside brackets and braces ([{core: a}, {core: b}] is one value).
+        int depth = 0;
+        std::string v;
+        for (char c : spec + ",") {
+            if (c == '[' || c == '{') ++depth;
+            if (c == ']' || c == '}') --depth;
+            if (c != ',' || depth > 0) {
+                v += c;
+                continue;
+            }
+            if (v.empty()) bad_spec(arg, "an empty value in the list");
+            ax.values.push_back(v);
+            v.clear();
+        }
+    }
+    return ax;
+}
+
+std::vector<std::vector<std::string>> sweep_points(const std::vector<sweep_axis>& axes, bool zip) {
+    std::vector<std::vector<std::string>> pts;
+    if (axes.empty()) return pts;
+    if (zip) {
+        for (const auto& a : axes)
+            if (a.values.size() != axes[0].values.size())
+                throw usage_error("--zip pairs the values of every --vary, so they need as many values each: " + axes[0].path +
+                                  " has " + std::to_string(axes[0].values.size()) + ", " + a.path + " has " +
+                                  std::to_string(a.values.size()));
+        for (std::size_t i = 0; i < axes[0].values.size(); ++i) {
+            std::vector<std::string> p;
+            for (const auto& a : axes) p.push_back(a.values[i]);
+            pts.push_back(p);
+        }
+        return pts;
+    }
+    pts.push_back({});
+    for (const auto& a : axes) {
+        std::vector<std::vector<std::string>> next;
+        for (const auto& p : pts)
+            for (const auto& v : a.values) {
+                auto q = p;
+                q.push_back(v);
+                next.push_back(q);
+            }
+        pts = std::move(next);
+    }
+    if (pts.size() > 100000) throw usage_error("the grid has " + std::to_string(pts.size()) + " points (at most 100000)");
+    return pts;
+}
+
+// ---- the command ------------------------------------------------------------
+
+namespace {
+
+const char* const sweep_help = R"(usage: cohsim sweep [CONFIG] --vary PATH=SPEC [--vary ...] [OPTIONS]
+       cohsim sweep --merge DIR
+
+Runs CONFIG (the built-in default scenario without one) once per point of a
+grid of config values, each point as its own `cohsim run`, several at once,
+and aggregates the points' per-core results into DIR/results.csv (one row
+per core per point, the swept values first) with a manifest DIR/sweep.json.
+
+SPEC is a list (yield,wfe_backoff), a range with units START:STOP:STEP
+(300MHz:2GHz:100MHz; the end is included when a step lands on it) or a
+multiplicative range START:STOP:xFACTOR (1us:1ms:x10). Several --vary make a
+grid (every combination, the first --vary outermost); --zip pairs their
+values instead. Any config path can vary, lists included
+(workload.threads.1.cpu_relax).
+
+Nothing is lost: running the same command again skips the finished points;
+a kill at any moment loses no finished point and leaves no partial file; a
+failing point is recorded (points/NNNN.error) and the sweep goes on. Exit
+status: 0 all points done, 1 some failed (the count is printed), 2 bad input.
+
+options:
+)";
+
+const char* const sweep_examples = R"(
+examples:
+  cohsim sweep --vary clusters.little.freq=600MHz:1.8GHz:200MHz --vary clusters.big.freq=1.2GHz:2.4GHz:400MHz --out s1
+  cohsim sweep --vary workload.threads.1.cpu_relax=yield,wfe_backoff --vary run.seed=1,2,3 -j 2 --out s2
+  cohsim sweep --vary clusters.little.freq=832MHz,1248MHz --vary clusters.big.freq=1.8GHz,1.248GHz --zip --out s3
+  cohsim sweep --vary run.seed=1:100:1 --out s4 --emit slurm    # then: sbatch s4/sweep.sbatch; cohsim sweep --merge s4
+)";
+
+std::string point_name(std::size_t k) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%04zu", k);
+    return buf;
+}
+
+std::string tail_of(const std::string& text, std::size_t lines) {
+    std::size_t pos = text.size();
+    for (std::size_t n = 0; n <= lines && pos > 0; ++n) {
+        const auto p = text.rfind('\n', pos - 1);
+        if (p == std::string::npos) return text;
+        pos = p;
+        if (n == lines) return text.substr(pos + 1);
+    }
+    return text;
+}
+
+std::string csv_field(const std::string& v) {
+    if (v.find_first_of(",\"\n") == std::string::npos) return v;
+    std::string q = "\"";
+    for (char c : v) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return q + "\"";
+}
+
+std::string clock_text(double s) {
+    const long t = std::lround(s);
+    char buf[32];
+    if (t >= 3600)
+        std::snprintf(buf, sizeof buf, "%ldh%02ldm", t / 3600, (t / 60) % 60);
+    else
+        std::snprintf(buf, sizeof buf, "%ldm%02lds", t / 60, t % 60);
+    return buf;
+}
+
+struct sweep_def {
+    std::string config;                 // "" = the built-in default
+    std::vector<std::string> sets;      // --set overrides, in order
+    std::vector<sweep_axis> axes;
+    bool zip = false;
+
+    json to_json() const {
+        json j;
+        j["config"] = config;
+        j["sets"] = sets;
+        j["zip"] = zip;
+        json ax = json::array();
+        for (const auto& a : axes) ax.push_back({{"path", a.path}, {"values", a.values}});
+        j["axes"] = ax;
+        return j;
+    }
+    static sweep_def from_json(const json& j) {
+        sweep_def d;
+        d.config = j.at("config").get<std::string>();
+        d.sets = j.at("sets").get<std::vector<std::string>>();
+        d.zip = j.at("zip").get<bool>();
+        for (const auto& a : j.at("axes")) d.axes.push_back({a.at("path").get<std::string>(), a.at("values").get<std::vector<std::string>>()});
+        return d;
+    }
+    std::vector<std::string> run_args(const std::vector<std::string>& point, const std::string& out) const {
+        std::vector<std::string> args = {"run"};
+        if (!config.empty()) args.push_back(config);
+        for (const auto& s : sets) args.insert(args.end(), {"--set", s});
+        for (std::size_t i = 0; i < axes.size(); ++i) args.insert(args.end(), {"--set", axes[i].path + "=" + point[i]});
+        args.insert(args.end(), {"-q", "--out", out});
+        return args;
+    }
+};
+
+enum class point_state { todo, done, failed };
+
+point_state state_of(const fs::path& dir, std::size_t k) {
+    const fs::path p = dir / "points" / point_name(k);
+    if (fs::exists(p / "cores.csv")) return point_state::done;
+    if (fs::exists(dir / "points" / (point_name(k) + ".error"))) return point_state::failed;
+    return point_state::todo;
+}
+
+// results.csv and sweep.json from the points on disk.
+int aggregate(const fs::path& dir, const sweep_def& def) {
+    const auto pts = sweep_points(def.axes, def.zip);
+    std::ostringstream csv;
+    bool header = false;
+    json points = json::array();
+    int failed = 0, todo = 0;
+    for (std::size_t k = 0; k < pts.size(); ++k) {
+        const point_state st = state_of(dir, k);
+        json jp = {{"point", k}, {"dir", "points/" + point_name(k)}};
+        for (std::size_t i = 0; i < def.axes.size(); ++i) jp["values"][def.axes[i].path] = pts[k][i];
+        jp["state"] = st == point_state::done ? "done" : st == point_state::failed ? "failed" : "not run";
+        if (st == point_state::failed) {
+            ++failed;
+            jp["error"] = read_file((dir / "points" / (point_name(k) + ".error")).string());
+        }
+        if (st == point_state::todo) ++todo;
+        points.push_back(jp);
+        if (st != point_state::done) continue;
+        std::istringstream rows(read_file((dir / "points" / point_name(k) / "cores.csv").string()));
+        std::string line;
+        std::getline(rows, line);  // the point's header
+        if (!header) {
+            csv << "point";
+            for (const auto& a : def.axes) csv << "," << csv_field(a.path);
+            csv << "," << line << "\n";
+            header = true;
+        }
+        while (std::getline(rows, line)) {
+            if (line.empty()) continue;
+            csv << k;
+            for (const auto& v : pts[k]) csv << "," << csv_field(v);
+            csv << "," << line << "\n";
+        }
+    }
+    json manifest = def.to_json();
+    manifest["points"] = points;
+    manifest["summary"] = {{"points", pts.size()}, {"done", pts.size() - failed - todo}, {"failed", failed}, {"not_run", todo}};
+    write_file_atomic((dir / "results.csv").string(), csv.str());
+    write_file_atomic((dir / "sweep.json").string(), manifest.dump(2) + "\n");
+    return failed;
+}
+
+// Runs point k into points/k.tmp, then renames it into place (or records the error).
+void finish_point(const fs::path& dir, std::size_t k, const child_job& job) {
+    const fs::path tmp = dir / "points" / (point_name(k) + ".tmp");
+    const fs::path final_dir = dir / "points" / point_name(k);
+    if (job.status == 0 && fs::exists(tmp / "cores.csv")) {
+        fs::rename(tmp, final_dir);
+        return;
+    }
+    const std::string log = read_file(job.log);
+    write_file_atomic((dir / "points" / (point_name(k) + ".error")).string(),
+                      "exit status " + std::to_string(job.status) + "\n" + tail_of(log, 20));
+    fs::remove_all(tmp);
+}
+
+child_job point_job(const fs::path& dir, const sweep_def& def, const std::vector<std::string>& point, std::size_t k) {
+    const fs::path tmp = dir / "points" / (point_name(k) + ".tmp");
+    fs::remove_all(tmp);
+    fs::remove(dir / "points" / (point_name(k) + ".error"));
+    fs::create_directories(tmp);
+    child_job j;
+    j.args = def.run_args(point, tmp.string());
+    j.log = (tmp / "run.log").string();
+    return j;
+}
+
+}  // namespace
+
+int cmd_sweep(const std::vector<std::string>& args) {
+    namespace po = boost::program_options;
+    std::vector<std::string> sets, varies, positional;
+    std::string out_dir, merge, emit;
+    unsigned jobs = host_cores();
+    long point = -1;
+    po::options_description d("options");
+    d.add_options()  //
+        ("vary", po::value(&varies)->composing()->value_name("PATH=SPEC"),
+         "a config path and its values; repeatable (a grid, or --zip).\n  --vary clusters.little.freq=300MHz:2GHz:100MHz")  //
+        ("zip", "pair the --vary values (the i-th of each together) instead of every combination")  //
+        ("set", po::value(&sets)->composing()->value_name("PATH=VALUE"),
+         "override one config value for every point, as in `cohsim run`; repeatable")  //
+        ("jobs,j", po::value(&jobs)->value_name("N"), "points run at once (default: the number of cores)")  //
+        ("out", po::value(&out_dir)->default_value("cohsim-sweep")->value_name("DIR"),
+         "the sweep directory (results.csv, sweep.json, points/)")  //
+        ("point", po::value(&point)->value_name("K"), "run only point K (0-based; for job arrays) and exit")  //
+        ("emit", po::value(&emit)->value_name("slurm"),
+         "write DIR/sweep.sbatch (a Slurm job array, one task per point) and sweep.json instead of running")  //
+        ("merge", po::value(&merge)->value_name("DIR"), "aggregate the finished points of DIR (results.csv, sweep.json)")  //
+        ("help,h", "show this help");
+    po::options_description hidden;
+    hidden.add_options()("positional", po::value(&positional)->composing());
+    po::options_description all;
+    all.add(d).add(hidden);
+    po::positional_options_description pos;
+    pos.add("positional", -1);
+    po::variables_map vm;
+    try {
+        po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
+        po::notify(vm);
+    } catch (const po::error& e) {
+        throw usage_error(e.what());
+    }
+    if (vm.count("help")) {
+        std::cout << sweep_help << d << sweep_examples;
+        return 0;
+    }
+    if (!merge.empty()) {
+        const fs::path dir(merge);
+        if (!fs::exists(dir / "sweep.json"))
+            throw usage_error("--merge " + merge + ": no sweep.json there (expected the --out directory of a sweep)");
+        const sweep_def def = sweep_def::from_json(json::parse(read_file((dir / "sweep.json").string())));
+        const int failed = aggregate(dir, def);
+        const json m = json::parse(read_file((dir / "sweep.json").string()));
+        std::cout << "merged " << m["summary"]["done"] << " of " << m["summary"]["points"] << " points into "
+                  << (dir / "results.csv").string() << " (" << failed << " failed, " << m["summary"]["not_run"] << " not run)\n";
+        return failed || m["summary"]["not_run"].get<int>() ? 1 : 0;
+    }
+    if (positional.size() > 1) throw usage_error("sweep takes at most one CONFIG, got " + std::to_string(positional.size()));
+    if (varies.empty()) throw usage_error("sweep needs at least one --vary PATH=SPEC (see cohsim sweep --help)");
+    if (jobs == 0) throw usage_error("--jobs must be at least 1");
+    if (!emit.empty() && emit != "slurm") throw usage_error("--emit " + emit + ": unknown (expected --emit slurm)");
+    sweep_def def;
+    if (!positional.empty()) def.config = fs::absolute(positional[0]).string();
+    if (!def.config.empty() && !fs::exists(def.config)) throw usage_error(positional[0] + ": no such config file");
+    def.sets = sets;
+    def.zip = vm.count("zip") > 0;
+    for (const auto& v : varies) def.axes.push_back(parse_vary(v));
+    const auto pts = sweep_points(def.axes, def.zip);
+
+    const fs::path dir = fs::absolute(out_dir);
+    fs::create_directories(dir / "points");
+    // The same directory must hold the same sweep.
+    if (fs::exists(dir / "sweep.json")) {
+        json old = json::parse(read_file((dir / "sweep.json").string()));
+        old.erase("points");
+        old.erase("summary");
+        if (old != def.to_json())
+            throw usage_error(out_dir + " holds another sweep (its sweep.json differs from this command); use another --out");
+    }
+    if (point >= 0) {
+        if (static_cast<std::size_t>(point) >= pts.size())
+            throw usage_error("--point " + std::to_string(point) + ": the sweep has points 0 to " + std::to_string(pts.size() - 1));
+        const std::size_t k = static_cast<std::size_t>(point);
+        if (state_of(dir, k) == point_state::done) return 0;
+        std::vector<child_job> one = {point_job(dir, def, pts[k], k)};
+        run_children(one, 1, [](std::size_t) {});
+        finish_point(dir, k, one[0]);
+        return state_of(dir, k) == point_state::done ? 0 : 1;
+    }
+    if (!emit.empty()) {
+        aggregate(dir, def);  // sweep.json, so the tasks and --merge know the sweep
+        std::ostringstream sb;
+        sb << "#!/bin/sh\n# A Slurm job array: one task per point of this cohsim sweep.\n"
+           << "#SBATCH --job-name=cohsim-sweep\n#SBATCH --array=0-" << pts.size() - 1 << "\n#SBATCH --ntasks=1\n"
+           << "#SBATCH --output=" << (dir / "points" / "slurm-%a.out").string() << "\n"
+           << "exec " << self_binary() << " sweep";
+        if (!def.config.empty()) sb << " '" << def.config << "'";
+        for (const auto& s : def.sets) sb << " --set '" << s << "'";
+        for (const auto& v : varies) sb << " --vary '" << v << "'";
+        if (def.zip) sb << " --zip";
+        sb << " --out '" << dir.string() << "' --point \"$SLURM_ARRAY_TASK_ID\"\n";
+        write_file_atomic((dir / "sweep.sbatch").string(), sb.str());
+        std::cout << "wrote " << (dir / "sweep.sbatch").string() << " (" << pts.size() << " tasks); submit it with sbatch, then: cohsim sweep --merge "
+                  << out_dir << "\n";
+        return 0;
+    }
+
+    // Stale partial points of an interrupted sweep go; finished ones stay.
+    for (const auto& e : fs::directory_iterator(dir / "points"))
+        if (e.path().extension() == ".tmp") fs::remove_all(e.path());
+    std::vector<std::size_t> todo;
+    for (std::size_t k = 0; k < pts.size(); ++k)
+        if (state_of(dir, k) != point_state::done) todo.push_back(k);
+    aggregate(dir, def);
+    const bool tty = isatty(STDERR_FILENO);
+    std::cerr << "cohsim sweep: " << pts.size() << " points, " << pts.size() - todo.size() << " already done, " << todo.size()
+              << " to run, " << jobs << " at a time, in " << out_dir << "\n";
+    std::vector<child_job> children;
+    for (std::size_t k : todo) children.push_back(point_job(dir, def, pts[k], k));
+    const auto t0 = std::chrono::steady_clock::now();
+    std::size_t finished = 0;
+    int failed_now = 0;
+    run_children(children, jobs, [&](std::size_t i) {
+        const std::size_t k = todo[i];
+        finish_point(dir, k, children[i]);
+        ++finished;
+        const bool ok = state_of(dir, k) == point_state::done;
+        failed_now += !ok;
+        const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        const double eta = el / static_cast<double>(finished) * static_cast<double>(todo.size() - finished);
+        std::ostringstream line;
+        line << "[" << finished << "/" << todo.size() << "] " << failed_now << " failed, elapsed " << clock_text(el) << ", ETA "
+             << clock_text(eta);
+        if (tty)
+            std::cerr << "\r" << line.str() << "   " << std::flush;
+        else
+            std::cerr << line.str() << ": point " << k << (ok ? " done" : " FAILED (see points/" + point_name(k) + ".error)")
+                      << "\n";
+        aggregate(dir, def);  // results so far, in case the sweep is killed
+    });
+    if (tty && !todo.empty()) std::cerr << "\n";
+    const int failed = aggregate(dir, def);
+    std::cout << pts.size() - static_cast<std::size_t>(failed) << " of " << pts.size() << " points done"
+              << (failed ? ", " + std::to_string(failed) + " failed (see " + out_dir + "/points/*.error)" : "") << "; "
+              << (dir / "results.csv").string() << "\n";
+    return failed ? 1 : 0;
+}
+
+}  // namespace cohsim

@@ -1,0 +1,39 @@
+// `cohsim sweep`: runs one config over a grid (or a zip) of values of any
+// config paths, each point as its own `cohsim run` process, several at once;
+// resumable (finished points are kept and skipped), with an aggregated
+// results.csv and a sweep.json manifest.
+//
+// Layout of the output directory:
+//   sweep.json            what was swept (config, overrides, axes) and each point's state
+//   results.csv           point, the axes' values, then each core's cores.csv row
+//   points/NNNN/          a finished point: result.json, cores.csv, config.yaml, run.log
+//   points/NNNN.error     a failed point: its exit status and the end of its log
+//   points/NNNN.tmp/      a point being run (removed when a sweep starts)
+// A point directory appears only by rename, complete, so a killed sweep never
+// leaves a partial point behind.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace cohsim {
+
+// One swept config path and its values, as config text ("1.2GHz", "yield").
+struct sweep_axis {
+    std::string path;
+    std::vector<std::string> values;
+};
+
+// "PATH=SPEC": SPEC is a list (`yield,wfe_backoff`), a range with units
+// (`300MHz:2GHz:100MHz`, ends included when the steps land on them) or a
+// multiplicative range (`1us:1ms:x10`). Throws usage_error naming what is
+// wrong and showing a good spec.
+sweep_axis parse_vary(const std::string& arg);
+
+// The points: every combination, the first axis outermost (grid), or the
+// i-th value of every axis together (zip: all axes the same length).
+std::vector<std::vector<std::string>> sweep_points(const std::vector<sweep_axis>& axes, bool zip);
+
+int cmd_sweep(const std::vector<std::string>& args);
+
+}  // namespace cohsim
