@@ -7,6 +7,14 @@ python3-matplotlib). Usually run through `cohsim plot RUN_DIR`.
       wait-time histogram, log-bucketed as in the JSON) and share.{png,svg}
       (each core's share of the acquisitions against its fair share, coloured
       by its verdict). Written into --out (default RUN_DIR).
+
+  plot.py sweep SWEEP_DIR --x PATH [--y PATH] --metric NAME [--core ID] [--out DIR]
+      SWEEP_DIR/results.csv -> sweep_<metric>.{png,svg}: with --y a heatmap of
+      the metric (a results.csv column: share, acquisitions, wait_ns_max, ...)
+      of one core over the x and y values, the cells where that core is
+      STARVED outlined; without --y a line per other swept combination. Any
+      other swept path gives one panel (2-D) or line (1-D) per value. The
+      core defaults to the contending core with the lowest mean share.
 """
 import argparse
 import json
@@ -107,13 +115,138 @@ def plot_share(result, out_dir):
     return save(fig, out_dir, "share")
 
 
+def quantity(text):
+    """A swept value as a number for ordering: 1.2GHz -> 1.2e9, 20ms -> 0.02, 7 -> 7."""
+    import re
+    m = re.fullmatch(r"\s*(-?[0-9.]+)\s*([A-Za-z]*)\s*", text)
+    if not m:
+        return None
+    scale = {"": 1, "Hz": 1, "kHz": 1e3, "MHz": 1e6, "GHz": 1e9, "fs": 1e-15, "ps": 1e-12, "ns": 1e-9, "us": 1e-6,
+             "ms": 1e-3, "s": 1, "B": 1, "KiB": 2**10, "MiB": 2**20, "GiB": 2**30, "cycles": 1}.get(m.group(2))
+    return None if scale is None else float(m.group(1)) * scale
+
+
+def ordered(values):
+    vals = list(dict.fromkeys(values))
+    nums = [quantity(v) for v in vals]
+    if all(n is not None for n in nums):
+        return [v for _, v in sorted(zip(nums, vals))]
+    return vals
+
+
+def load_sweep(sweep_dir):
+    import csv
+    path = os.path.join(sweep_dir, "results.csv")
+    try:
+        with open(path, newline="") as f:
+            rows = list(csv.DictReader(f))
+    except FileNotFoundError:
+        fail(f"{path}: no such file (expected the --out directory of `cohsim sweep`)")
+    with open(os.path.join(sweep_dir, "sweep.json")) as f:
+        manifest = json.load(f)
+    return rows, [a["path"] for a in manifest["axes"]]
+
+
+def plot_sweep(a):
+    rows, axes = load_sweep(a.sweep_dir)
+    if not rows:
+        fail(f"{a.sweep_dir}/results.csv has no finished points")
+    for p in [a.x] + ([a.y] if a.y else []):
+        if p not in axes:
+            fail(f"--x/--y {p}: not a swept path (swept: {', '.join(axes)})")
+    if a.metric not in rows[0]:
+        cols = [c for c in rows[0] if c not in axes and c not in ("point", "core", "cluster", "type")]
+        fail(f"--metric {a.metric}: not a column of results.csv (columns: {', '.join(cols)})")
+    contenders = [r for r in rows if r["verdict"]]
+    if a.core:
+        core = a.core
+        if not any(r["core"] == core for r in rows):
+            fail(f"--core {core}: no such core in results.csv")
+    else:
+        if not contenders:
+            fail("no core takes a lock in this sweep; name one with --core")
+        shares = {}
+        for r in contenders:
+            shares.setdefault(r["core"], []).append(float(r["share"]))
+        core = min(shares, key=lambda c: sum(shares[c]) / len(shares[c]))
+    mine = [r for r in rows if r["core"] == core]
+    others = [p for p in axes if p not in (a.x, a.y)]
+    groups = {}
+    for r in mine:
+        groups.setdefault(tuple(r[p] for p in others), []).append(r)
+    xs = ordered(r[a.x] for r in mine)
+    label = lambda key: ", ".join(f"{p.split('.')[-1]}={v}" for p, v in zip(others, key)) or "all points"
+    if a.y:
+        ys = ordered(r[a.y] for r in mine)
+        keys = sorted(groups)
+        fig, axs = plt.subplots(1, len(keys), figsize=(2 + (0.6 * len(xs) + 1.2) * len(keys), 2.2 + 0.45 * len(ys)),
+                                squeeze=False, constrained_layout=True)
+        allv = [float(r[a.metric]) for r in mine]
+        vmin, vmax = min(allv), max(allv)
+        for ax, key in zip(axs[0], keys):
+            grid = [[float("nan")] * len(xs) for _ in ys]
+            starved = [[False] * len(xs) for _ in ys]
+            for r in groups[key]:
+                i, j = ys.index(r[a.y]), xs.index(r[a.x])
+                grid[i][j] = float(r[a.metric])
+                starved[i][j] = r["verdict"] == "STARVED"
+            im = ax.imshow(grid, origin="lower", aspect="auto", cmap="viridis", vmin=vmin, vmax=vmax)
+            # Outline the starved region: edges between a starved cell and a cell that is not.
+            for i in range(len(ys)):
+                for j in range(len(xs)):
+                    if not starved[i][j]:
+                        continue
+                    for di, dj, seg in ((0, -1, ([j - .5, j - .5], [i - .5, i + .5])), (0, 1, ([j + .5, j + .5], [i - .5, i + .5])),
+                                        (-1, 0, ([j - .5, j + .5], [i - .5, i - .5])), (1, 0, ([j - .5, j + .5], [i + .5, i + .5]))):
+                        ni, nj = i + di, j + dj
+                        if not (0 <= ni < len(ys) and 0 <= nj < len(xs)) or not starved[ni][nj]:
+                            ax.plot(*seg, color="red", linewidth=2)
+            ax.set_xticks(range(len(xs)), xs, rotation=45, ha="right", fontsize=8)
+            ax.set_yticks(range(len(ys)), ys, fontsize=8)
+            ax.set_xlabel(a.x)
+            ax.set_ylabel(a.y)
+            ax.set_title(label(key), fontsize=9)
+        fig.colorbar(im, ax=list(axs[0]), label=f"{a.metric} of {core}")
+        fig.suptitle(f"{a.metric} of {core}; red outline: {core} STARVED", fontsize=10)
+    else:
+        fig, ax = plt.subplots(figsize=(8, 4.5))
+        for key in sorted(groups):
+            pts = sorted(groups[key], key=lambda r: xs.index(r[a.x]))
+            ax.plot([xs.index(r[a.x]) for r in pts], [float(r[a.metric]) for r in pts], marker="o", label=label(key))
+            bad = [r for r in pts if r["verdict"] == "STARVED"]
+            ax.scatter([xs.index(r[a.x]) for r in bad], [float(r[a.metric]) for r in bad], color="red", zorder=3,
+                       s=60, marker="x")
+        ax.set_xticks(range(len(xs)), xs, rotation=45, ha="right", fontsize=8)
+        ax.set_xlabel(a.x)
+        ax.set_ylabel(f"{a.metric} of {core}")
+        ax.set_title(f"{a.metric} of {core}; red x: {core} STARVED", fontsize=10)
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize=8)
+    if not a.y:
+        fig.tight_layout()
+    out = a.out or a.sweep_dir
+    os.makedirs(out, exist_ok=True)
+    return save(fig, out, f"sweep_{a.metric}")
+
+
 def main():
     p = argparse.ArgumentParser(prog="cohsim plot", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="what", required=True)
     r = sub.add_parser("run", help="plots of one run's result.json")
     r.add_argument("run_dir")
     r.add_argument("--out", help="where the plots go (default: RUN_DIR)")
+    w = sub.add_parser("sweep", help="a heatmap or lines of a sweep's results.csv")
+    w.add_argument("sweep_dir")
+    w.add_argument("--x", required=True, help="the swept path along x")
+    w.add_argument("--y", help="the swept path along y (a heatmap)")
+    w.add_argument("--metric", default="share", help="a results.csv column (default: share)")
+    w.add_argument("--core", help="whose metric (default: the contending core with the lowest mean share)")
+    w.add_argument("--out", help="where the plots go (default: SWEEP_DIR)")
     a = p.parse_args()
+    if a.what == "sweep":
+        for path in plot_sweep(a):
+            print(path)
+        return
     result = load(a.run_dir)
     out = a.out or a.run_dir
     os.makedirs(out, exist_ok=True)

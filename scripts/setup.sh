@@ -3,7 +3,8 @@
 # packages only. Idempotent: installs nothing when all is present.
 set -eu
 PKGS="g++ cmake make pkg-config libsystemc-dev libyaml-cpp-dev libspdlog-dev
-libboost-program-options-dev libgtest-dev nlohmann-json3-dev python3 python3-matplotlib"
+libboost-program-options-dev libgtest-dev nlohmann-json3-dev python3 python3-matplotlib
+slurm-wlm munge"
 missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

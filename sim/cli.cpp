@@ -249,6 +249,7 @@ int cmd_run(const std::vector<std::string>& args) {
 // ---- plot -----------------------------------------------------------------
 
 const char* const plot_help = R"(usage: cohsim plot RUN_DIR [--out DIR]
+       cohsim plot SWEEP_DIR --x PATH [--y PATH] [--metric NAME] [--core ID] [--out DIR]
 
 Draws the plots of a run's results (RUN_DIR/result.json, as written by
 `cohsim run --out RUN_DIR`) as PNG and SVG, with Debian's python3-matplotlib:
@@ -256,11 +257,17 @@ Draws the plots of a run's results (RUN_DIR/result.json, as written by
                            (log buckets of 2^(1/8), both axes logarithmic)
   share.png/.svg           each core's share of the acquisitions against the
                            fair share, coloured by verdict
+For a sweep directory (`cohsim sweep --out SWEEP_DIR`):
+  sweep_METRIC.png/.svg    with --y, a heatmap of METRIC (a results.csv
+                           column, default share) of one core over the x and y
+                           values, its STARVED cells outlined, one panel per
+                           value of any other swept path; without --y, lines
 The work is done by scripts/plot.py (python3 scripts/plot.py --help).
 
 examples:
   cohsim run --out runs/a && cohsim plot runs/a
   cohsim plot runs/a --out figures
+  cohsim plot s1 --x clusters.little.freq --y clusters.big.freq --metric share
 )";
 
 int cmd_plot(const std::vector<std::string>& args) {
@@ -273,7 +280,9 @@ int cmd_plot(const std::vector<std::string>& args) {
     if (!std::filesystem::exists(script)) throw std::runtime_error("the plot script " + script + " is missing");
     // Debian's interpreter, which has python3-matplotlib, before any other.
     const std::string python = std::filesystem::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
-    std::vector<std::string> argv = {python, script, "run"};
+    // A sweep directory (it has a sweep.json) gets the sweep plots.
+    const bool sweep = std::filesystem::exists(std::filesystem::path(args[0]) / "sweep.json");
+    std::vector<std::string> argv = {python, script, sweep ? "sweep" : "run"};
     argv.insert(argv.end(), args.begin(), args.end());
     std::vector<char*> cargv;
     for (auto& a : argv) cargv.push_back(a.data());

@@ -492,3 +492,19 @@ TEST_F(Cli, SweepPointsOneByOneThenMerge) {
     expect_bad({"sweep"}, "sweep needs at least one --vary");
     expect_bad({"sweep", "--vary", "a=2GHz:1GHz:1MHz"}, "the range starts above its end");
 }
+
+TEST_F(Cli, PlotOfASweepDrawsAHeatmapAndLines) {
+    ASSERT_EQ(run(with(small_sweep, {"--out", "s"})).status, 0);
+    const auto h = run({"plot", "s", "--x", "clusters.little.freq", "--y", "workload.threads.1.cpu_relax", "--metric", "share"});
+    ASSERT_EQ(h.status, 0) << h.err;
+    EXPECT_EQ(slurp(m_dir / "s" / "sweep_share.png").substr(0, 4), std::string("\x89PNG", 4));
+    EXPECT_NE(slurp(m_dir / "s" / "sweep_share.svg").find("<svg"), std::string::npos);
+    const auto l = run({"plot", "s", "--x", "clusters.little.freq", "--metric", "acquisitions", "--core", "big.3"});
+    ASSERT_EQ(l.status, 0) << l.err;
+    EXPECT_TRUE(fs::exists(m_dir / "s" / "sweep_acquisitions.svg"));
+    const auto bad = run({"plot", "s", "--x", "run.seed", "--metric", "share"});
+    EXPECT_EQ(bad.status, 2);
+    EXPECT_NE(bad.err.find("--x/--y run.seed: not a swept path (swept: clusters.little.freq, workload.threads.1.cpu_relax)"),
+              std::string::npos)
+        << bad.err;
+}
