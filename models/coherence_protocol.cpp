@@ -471,4 +471,78 @@ bool home_entry::consistent() const {
     }
 }
 
+// ---- Markdown ---------------------------------------------------------------
+
+std::string cell_text(const cache_cell& c) {
+    if (c.kind == outcome::impossible) return "—";
+    if (c.kind == outcome::stall) return "stall";
+    const std::string a = action_names(c.actions);
+    return std::string(name(c.next)) + (a.empty() ? "" : ": " + a);
+}
+
+namespace {
+const char* role_name(role r) {
+    switch (r) {
+        case role::none: return "none";
+        case role::sharer: return "sharer";
+        case role::owner: return "owner";
+        case role::keep: return "keeps its role";
+    }
+    return "?";
+}
+}  // namespace
+
+std::string cell_text(const home_cell& c) {
+    if (c.kind == outcome::impossible) return "—";
+    if (c.kind == outcome::stall) return "stall";
+    std::string t;
+    auto add = [&](const std::string& part) { t += (t.empty() ? "" : "; ") + part; };
+    if (c.to_owner != snoop::none) add(std::string("owner ← ") + name(c.to_owner));
+    if (c.to_sharers != snoop::none) add(std::string("sharers ← ") + name(c.to_sharers));
+    if (c.mem_read) add("read memory");
+    if (c.mem_write) add("write memory");
+    if (c.grant_clean == c.grant_dirty)
+        add(std::string("grant ") + name(c.grant_clean));
+    else
+        add(std::string("grant ") + name(c.grant_clean) + " (dirty owner: " + name(c.grant_dirty) + ")");
+    if (c.next_clean == c.next_dirty)
+        add(std::string("→ ") + name(c.next_clean));
+    else
+        add(std::string("→ ") + name(c.next_clean) + " (dirty owner: " + name(c.next_dirty) + ")");
+    add(std::string("requester ") + role_name(c.requester_after));
+    return t;
+}
+
+namespace {
+// A table as Markdown: a row per state, a column per event, each cell's text
+// and, with counts, how often it ran.
+template <class State, class Event, class Counts, class Cell>
+std::string markdown(const Counts* counts, Cell cell) {
+    const auto n_states = static_cast<std::size_t>(State::count), n_events = static_cast<std::size_t>(Event::count);
+    std::string md = "| state |";
+    for (std::size_t e = 0; e < n_events; ++e) md += std::string(" ") + name(static_cast<Event>(e)) + " |";
+    md += "\n|---|";
+    for (std::size_t e = 0; e < n_events; ++e) md += "---|";
+    md += "\n";
+    for (std::size_t s = 0; s < n_states; ++s) {
+        md += std::string("| ") + name(static_cast<State>(s)) + " |";
+        for (std::size_t e = 0; e < n_events; ++e) {
+            md += " " + cell_text(cell(static_cast<State>(s), static_cast<Event>(e)));
+            if (counts && (*counts)[s][e]) md += " ×" + std::to_string((*counts)[s][e]);
+            md += " |";
+        }
+        md += "\n";
+    }
+    return md;
+}
+}  // namespace
+
+std::string cache_table_markdown(const cache_counts* counts) {
+    return markdown<cstate, cevent>(counts, [](cstate s, cevent e) { return cache_transition(s, e); });
+}
+
+std::string home_table_markdown(const home_counts* counts) {
+    return markdown<hstate, hevent>(counts, [](hstate s, hevent e) { return home_transition(s, e); });
+}
+
 }  // namespace cohsim::protocol

@@ -27,6 +27,7 @@
 // model stops with a diagnostic).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -147,6 +148,20 @@ const char* name(hevent e);
 const char* name(snoop s);
 const char* name(grant g);
 std::string action_names(std::uint32_t actions);
+
+// The tables as Markdown, exactly as the simulator executes them: one row
+// per state, one column per event; each cell "NEXT: actions", "stall" or
+// "—" (impossible). With counts (indexed [state][event]), each executed cell
+// also shows how often it ran, as "×N".
+using cache_counts = std::array<std::array<std::uint64_t, static_cast<std::size_t>(cevent::count)>,
+                                static_cast<std::size_t>(cstate::count)>;
+using home_counts = std::array<std::array<std::uint64_t, static_cast<std::size_t>(hevent::count)>,
+                               static_cast<std::size_t>(hstate::count)>;
+std::string cache_table_markdown(const cache_counts* counts = nullptr);
+std::string home_table_markdown(const home_counts* counts = nullptr);
+// One cell's text, as in the tables.
+std::string cell_text(const cache_cell& c);
+std::string cell_text(const home_cell& c);
 
 // The grant a cache receives, as a cache event.
 cevent as_event(grant g);

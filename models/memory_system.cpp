@@ -287,6 +287,13 @@ struct memory_system::impl {
     clock_domain ic;
     std::unique_ptr<event_queue> q;
     std::unordered_map<std::uint64_t, home_line> home;
+    transition_counts counts;
+    // A cache-controller cell about to be executed, counted.
+    const cache_cell& cache_cell_of(cstate s, cevent e) {
+        ++counts.cache[static_cast<std::size_t>(s)][static_cast<std::size_t>(e)];
+        return protocol::cache_transition(s, e);
+    }
+    void count_home(hstate s, hevent e) { ++counts.home[static_cast<std::size_t>(s)][static_cast<std::size_t>(e)]; }
     std::unordered_map<std::uint64_t, std::uint64_t> words;
     // One interconnect (and memory) per socket: its channels' busy-until times.
     struct socket_ports {
@@ -474,7 +481,7 @@ struct memory_system::impl {
         const std::uint64_t line = line_of(o.req.addr);
         cstate st = c.state_of(line);
         const cevent ev = event_in(o, st);
-        const cache_cell& cell = cache_transition(st, ev);
+        const cache_cell& cell = cache_cell_of(st, ev);
         const duration lookup = in_cluster(c.cluster, now, clusters[c.cluster]->p.l1.hit_latency);
         if (cell.kind == outcome::stall) return;  // retried when the line's eviction completes
         if (cell.kind == outcome::impossible)
@@ -504,7 +511,7 @@ struct memory_system::impl {
         auto* v = c.array.victim(line, [](const auto& e) { return is_stable(e.payload.st); });
         if (!v) protocol_error("L1 " + c.stats.name() + ": no way to evict");
         if (v->valid) {
-            const cache_cell& cell = cache_transition(v->payload.st, cevent::Replacement);
+            const cache_cell& cell = cache_cell_of(v->payload.st, cevent::Replacement);
             if (cell.kind != outcome::ok) protocol_error("cannot evict a line in " + std::string(protocol::name(v->payload.st)));
             ++c.writebacks;
             c.wb[v->line] = cell.next;
@@ -660,6 +667,7 @@ struct memory_system::impl {
         cluster& cl = *clusters[k];
         if (m.r >= request::PutS) {
             ++h.traffic.puts;
+            count_home(h.e.state, ev);
             h.e.apply(cell, static_cast<int>(m.agent), false);
             fill_shared(k, m.line);
             const unsigned agent = m.agent;
@@ -670,6 +678,7 @@ struct memory_system::impl {
         }
         if (cell.grant_clean == grant::Excl_Fail) {
             ++h.traffic.exclusive_fails;
+            count_home(h.e.state, ev);
             // No transaction: the answer goes straight back (no data).
             const unsigned agent = m.agent;
             const std::uint64_t line = m.line;
@@ -692,6 +701,7 @@ struct memory_system::impl {
         }
         // The line is ours until the requester's Unblock.
         h.busy = true;
+        count_home(h.e.state, ev);
         ++(m.r == request::GetS ? h.traffic.gets : m.r == request::GetM ? h.traffic.getm : h.traffic.upgrades);
         if (socket_of[k] != home_socket(m.line)) ++h.traffic.cross_socket;
         transaction& tx = h.tx;
@@ -820,7 +830,7 @@ struct memory_system::impl {
         ++(s == snoop::Fwd_GetS ? c.snoops_fwd_gets : s == snoop::Fwd_GetM ? c.snoops_fwd_getm : c.snoops_inv);
         const cevent ev = as_event(s);
         const cstate st = c.state_of(line);
-        const cache_cell& cell = cache_transition(st, ev);
+        const cache_cell& cell = cache_cell_of(st, ev);
         if (cell.kind != outcome::ok)
             protocol_error("L1 " + c.stats.name() + " line " + hex(line) + ": " + protocol::name(st) + " x " + protocol::name(ev));
         if (auto* e = c.array.find(line)) {
@@ -918,7 +928,7 @@ struct memory_system::impl {
     void grant_at_l1(l1& c, grant g, std::uint64_t line) {
         const cevent ev = as_event(g);
         const cstate st = c.state_of(line);
-        const cache_cell& cell = cache_transition(st, ev);
+        const cache_cell& cell = cache_cell_of(st, ev);
         if (cell.kind != outcome::ok)
             protocol_error("L1 " + c.stats.name() + " line " + hex(line) + ": " + protocol::name(st) + " x " + protocol::name(ev));
         auto* e = c.array.find(line);
@@ -934,7 +944,7 @@ struct memory_system::impl {
         // The core's access now performs.
         l1::op& o = *c.op_for(line);
         const cevent replay = event_in(o, cell.next);
-        const cache_cell& again = cache_transition(cell.next, replay);
+        const cache_cell& again = cache_cell_of(cell.next, replay);
         if (again.kind != outcome::ok || !(again.actions & a_hit))
             protocol_error("replayed access does not hit in " + std::string(protocol::name(cell.next)));
         e->payload.st = again.next;
@@ -944,7 +954,7 @@ struct memory_system::impl {
 
     // The home failed this core's store-exclusive upgrade.
     void exclusive_failed(l1& c, std::uint64_t line) {
-        const cache_cell& cell = cache_transition(c.state_of(line), cevent::Excl_Fail);
+        const cache_cell& cell = cache_cell_of(c.state_of(line), cevent::Excl_Fail);
         if (cell.kind != outcome::ok) protocol_error("Excl_Fail in " + std::string(protocol::name(c.state_of(line))));
         if (auto* e = c.array.find(line)) c.array.invalidate(*e);
         check_line(line);
@@ -957,7 +967,7 @@ struct memory_system::impl {
 
     void put_ack(l1& c, std::uint64_t line) {
         const cstate st = c.state_of(line);
-        const cache_cell& cell = cache_transition(st, cevent::Put_Ack);
+        const cache_cell& cell = cache_cell_of(st, cevent::Put_Ack);
         if (cell.kind != outcome::ok) protocol_error("Put_Ack in " + std::string(protocol::name(st)));
         c.wb.erase(line);
         if (auto* o = c.op_for(line)) start(c, *o, kernel::now());  // it was waiting for this eviction
@@ -992,6 +1002,8 @@ memory_system::~memory_system() = default;
 void memory_system::attach(unsigned agent, core_port* port) { m->l1s.at(agent)->port = port; }
 
 void memory_system::check_invariants(bool on) { m->checking = on; }
+
+const memory_system::transition_counts& memory_system::transitions() const { return m->counts; }
 
 std::vector<memory_system::line_traffic> memory_system::traffic() const {
     std::vector<line_traffic> out;

@@ -46,6 +46,7 @@
 
 #include <systemc>
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -232,6 +233,14 @@ public:
     };
     // Every line the home has seen, by address.
     std::vector<line_traffic> traffic() const;
+
+    // How often each protocol-table cell was executed: cache controllers
+    // (all L1s together) and the home.
+    struct transition_counts {
+        protocol::cache_counts cache{};
+        protocol::home_counts home{};
+    };
+    const transition_counts& transitions() const;
 
     // Testing aid: after every L1 state change, check single-writer /
     // multiple-readers for that line over all L1s; a violation throws.

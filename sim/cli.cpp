@@ -18,6 +18,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "models/coherence_protocol.h"
 #include "sim/log.h"
 #include "sim/platform.h"
 #include "sim/results.h"
@@ -55,6 +56,8 @@ commands:
                    description
   sweep [CONFIG]   run a grid of config values in parallel, resumable; results.csv
   plot RUN_DIR     draw a run's wait histograms and shares (PNG and SVG)
+  protocol         print the coherence protocol's tables as the simulator runs
+                   them (Markdown), optionally with a run's transition counts
   validate         run the calibration cases (configs/calibration/) and print
                    measured against simulated, pass/fail per check
 
@@ -292,6 +295,72 @@ int cmd_plot(const std::vector<std::string>& args) {
     throw std::runtime_error("cannot run " + python + " (install python3-matplotlib: scripts/setup.sh)");
 }
 
+// ---- protocol -------------------------------------------------------------
+
+const char* const protocol_help = R"(usage: cohsim protocol [--table] [--counts RESULT_JSON]
+
+Prints the MOESI protocol exactly as the simulator implements it, generated
+from its tables (models/coherence_protocol.cpp), as Markdown: the cache
+controller (one row per state, stable and transient, one column per event:
+the core's requests, snoops, grants) and the home at the point of
+serialisation (one row per home state, one column per request as the home
+classifies it). A cell reads NEXT: actions, "stall" (the event waits), or
+"—" (impossible: the simulator stops with a protocol error). State and event
+names follow Sorin, Hill and Wood's Primer on Memory Consistency and Cache
+Coherence.
+
+With --counts, each cell also shows how often a run executed it (xN), from
+the run's result.json ("protocol_transitions").
+
+examples:
+  cohsim protocol --table > protocol.md
+  cohsim run --out runs/a -q && cohsim protocol --counts runs/a/result.json
+)";
+
+int cmd_protocol(const std::vector<std::string>& args) {
+    std::string counts_file;
+    po::options_description d("options");
+    d.add_options()  //
+        ("table", "print the tables (the default)")  //
+        ("counts", po::value(&counts_file)->value_name("RESULT_JSON"), "show how often a run executed each cell")  //
+        ("help,h", "show this help");
+    const parsed p = parse(args, d);
+    if (p.vm.count("help")) {
+        std::cout << protocol_help;
+        return exit_ok;
+    }
+    if (!p.positional.empty()) throw usage_error("protocol takes no positional argument ('" + p.positional[0] + "')");
+    protocol::cache_counts cc{};
+    protocol::home_counts hc{};
+    const bool with_counts = !counts_file.empty();
+    if (with_counts) {
+        if (!std::filesystem::exists(counts_file)) throw usage_error("--counts " + counts_file + ": no such file");
+        json j;
+        try {
+            j = json::parse(read_file(counts_file));
+        } catch (const json::exception& e) {
+            throw usage_error("--counts " + counts_file + ": not valid JSON (" + e.what() + ")");
+        }
+        if (!j.contains("protocol_transitions"))
+            throw usage_error("--counts " + counts_file + ": no \"protocol_transitions\" (expected a result.json of cohsim run)");
+        const json& t = j["protocol_transitions"];
+        for (std::size_t s = 0; s < cc.size(); ++s)
+            for (std::size_t e = 0; e < cc[s].size(); ++e)
+                cc[s][e] = t["cache"].value(protocol::name(static_cast<protocol::cstate>(s)), json::object())
+                               .value(protocol::name(static_cast<protocol::cevent>(e)), std::uint64_t{0});
+        for (std::size_t s = 0; s < hc.size(); ++s)
+            for (std::size_t e = 0; e < hc[s].size(); ++e)
+                hc[s][e] = t["home"].value(protocol::name(static_cast<protocol::hstate>(s)), json::object())
+                               .value(protocol::name(static_cast<protocol::hevent>(e)), std::uint64_t{0});
+    }
+    std::cout << "# The MOESI protocol of cohsim " << version << "\n\n"
+              << "## Cache controller (every L1)\n\n"
+              << protocol::cache_table_markdown(with_counts ? &cc : nullptr) << "\n"
+              << "## Home (point of serialisation: the SCU, the DSU or the interconnect)\n\n"
+              << protocol::home_table_markdown(with_counts ? &hc : nullptr);
+    return exit_ok;
+}
+
 // ---- config ---------------------------------------------------------------
 
 int cmd_config(const std::vector<std::string>& args) {
@@ -386,7 +455,8 @@ int cli_main(int argc, const char* const* argv) {
         if (cmd == "validate") return cmd_validate(args);
         if (cmd == "plot") return cmd_plot(args);
         if (cmd == "sweep") return cmd_sweep(args);
-        throw usage_error("unknown command '" + cmd + "' (expected run, config, params, sweep, validate or plot)");
+        if (cmd == "protocol") return cmd_protocol(args);
+        throw usage_error("unknown command '" + cmd + "' (expected run, config, params, sweep, validate, plot or protocol)");
     } catch (const usage_error& e) {
         std::cerr << "cohsim: " << e.what() << "\nTry 'cohsim --help' or 'cohsim COMMAND --help'.\n";
         return exit_bad_input;

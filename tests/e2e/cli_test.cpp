@@ -236,7 +236,7 @@ TEST_F(Cli, HelpTeachesEveryCommand) {
     const auto top = run({"--help"});
     EXPECT_EQ(top.status, 0);
     EXPECT_NE(top.out.find("examples:"), std::string::npos);
-    for (const char* cmd : {"run", "config", "params", "validate", "plot", "sweep"}) {
+    for (const char* cmd : {"run", "config", "params", "validate", "plot", "sweep", "protocol"}) {
         const auto r = run({cmd, "--help"});
         EXPECT_EQ(r.status, 0) << cmd;
         EXPECT_NE(r.out.find("usage: cohsim " + std::string(cmd)), std::string::npos) << r.out;
@@ -507,4 +507,19 @@ TEST_F(Cli, PlotOfASweepDrawsAHeatmapAndLines) {
     EXPECT_NE(bad.err.find("--x/--y run.seed: not a swept path (swept: clusters.little.freq, workload.threads.1.cpu_relax)"),
               std::string::npos)
         << bad.err;
+}
+
+TEST_F(Cli, ProtocolTableWithARunsCounts) {
+    const auto t = run({"protocol", "--table"});
+    ASSERT_EQ(t.status, 0) << t.err;
+    EXPECT_NE(t.out.find("| state | Load | Store |"), std::string::npos) << t.out;
+    EXPECT_NE(t.out.find("| I | IS_D: send GetS | IM_D: send GetM |"), std::string::npos) << t.out;
+    expect_bad({"protocol", "--counts", "nothing.json"}, "--counts nothing.json: no such file");
+    ASSERT_EQ(run({"run", "--duration", "1ms", "-q"}).status, 0);
+    const json j = read_json("cohsim-out/result.json");
+    const std::uint64_t gets = j["protocol_transitions"]["cache"]["I"]["Load"].get<std::uint64_t>();
+    EXPECT_GT(gets, 100u);  // the little core's reads of the lock line
+    const auto c = run({"protocol", "--counts", "cohsim-out/result.json"});
+    ASSERT_EQ(c.status, 0) << c.err;
+    EXPECT_NE(c.out.find("| I | IS_D: send GetS ×" + std::to_string(gets) + " |"), std::string::npos) << c.out;
 }

@@ -20,6 +20,7 @@ struct random_result {
     std::string failure;
     unsigned finished = 0;
     std::uint64_t ops = 0;
+    memory_system::transition_counts transitions;  // the protocol cells the run executed
 };
 
 // 4 + 4 cores, 1 KiB 2-way L1s, 16 KiB L2s; 6 counters packed two to a line
@@ -86,6 +87,7 @@ inline random_result run_random_tester(unsigned ops_per_core, std::uint64_t seed
         if (sys.memory().peek(addr(k), 8) != increments[k])
             res.failure = "counter " + std::to_string(k) + " is " + std::to_string(sys.memory().peek(addr(k), 8)) +
                           " after " + std::to_string(increments[k]) + " increments";
+    res.transitions = sys.memory().transitions();
     return res;
 }
 

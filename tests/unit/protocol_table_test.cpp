@@ -1,6 +1,9 @@
 // The protocol tables, cell by cell.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <sstream>
+
 #include "models/coherence_protocol.h"
 
 using namespace cohsim::protocol;
@@ -215,4 +218,59 @@ TEST(ProtocolTable, HomeEntryBookkeeping) {
     EXPECT_EQ(h.state, hstate::I);
     EXPECT_EQ(h.owner, -1);
     EXPECT_TRUE(h.consistent());
+}
+
+// `cohsim protocol --table` round-trips: each printed cell, read back (next
+// state and actions, or stall, or impossible), is the table's cell.
+TEST(ProtocolMarkdown, EveryPrintedCellReadsBackAsTheTablesCell) {
+    const std::string md = cache_table_markdown();
+    std::istringstream lines(md);
+    std::string line;
+    std::getline(lines, line);  // header
+    std::vector<std::string> events;
+    {
+        std::istringstream h(line);
+        std::string f;
+        std::getline(h, f, '|');
+        std::getline(h, f, '|');  // "state"
+        while (std::getline(h, f, '|'))
+            if (f.size() > 2) events.push_back(f.substr(1, f.size() - 2));
+    }
+    ASSERT_EQ(events.size(), static_cast<std::size_t>(cevent::count));
+    std::getline(lines, line);  // ---
+    std::size_t rows = 0;
+    while (std::getline(lines, line)) {
+        std::vector<std::string> f;
+        std::istringstream r(line);
+        std::string x;
+        std::getline(r, x, '|');
+        while (std::getline(r, x, '|')) f.push_back(x.substr(1, x.size() - 2));
+        ASSERT_EQ(f.size(), events.size() + 1) << line;
+        const auto s = static_cast<cstate>(rows++);
+        EXPECT_EQ(f[0], name(s));
+        for (std::size_t e = 0; e < events.size(); ++e) {
+            const auto ev = static_cast<cevent>(e);
+            EXPECT_EQ(events[e], name(ev));
+            const cache_cell& c = cache_transition(s, ev);
+            const std::string& t = f[e + 1];
+            if (t == "—") {
+                EXPECT_EQ(c.kind, outcome::impossible) << name(s) << " x " << name(ev);
+            } else if (t == "stall") {
+                EXPECT_EQ(c.kind, outcome::stall) << name(s) << " x " << name(ev);
+            } else {
+                ASSERT_EQ(c.kind, outcome::ok) << name(s) << " x " << name(ev);
+                const auto colon = t.find(':');
+                EXPECT_EQ(t.substr(0, colon), name(c.next)) << t;
+                // Every action named in the cell is one of the cell's, and their number matches.
+                const std::string acts = colon == std::string::npos ? "" : t.substr(colon + 2);
+                std::size_t named = acts.empty() ? 0 : 1 + static_cast<std::size_t>(std::count(acts.begin(), acts.end(), ','));
+                EXPECT_EQ(named, static_cast<std::size_t>(__builtin_popcount(c.actions))) << t;
+            }
+        }
+    }
+    EXPECT_EQ(rows, static_cast<std::size_t>(cstate::count));
+    // The home table has a row per home state and a column per home event.
+    const std::string hmd = home_table_markdown();
+    EXPECT_EQ(static_cast<std::size_t>(std::count(hmd.begin(), hmd.end(), '\n')), static_cast<std::size_t>(hstate::count) + 2);
+    EXPECT_NE(hmd.find("| " + cell_text(home_transition(hstate::O, hevent::Upg_lost_excl)) + " |"), std::string::npos);
 }
