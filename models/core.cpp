@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "sim/kernel.h"
+#include "sim/trace.h"
 
 namespace cohsim {
 
@@ -261,6 +262,7 @@ void core::barrier() {
 
 void core::sev() {
     sync();
+    if (g_trace) g_trace->instant(trace_recorder::group::cores, m_id + " memory", "SEV", kernel::now());
     if (m_all)
         for (core* c : *m_all) c->signal_event(wake_reason::sev);
 }
@@ -280,6 +282,10 @@ void core::wfe() {
     if (!m_wake_pending) ++m_wake_interrupt;
     kernel::count_event();
     m_last_wake = kernel::now();
+    if (g_trace) {
+        g_trace->slice(trace_recorder::group::cores, m_id + " memory", "asleep (WFE)", m_sleep_start, kernel::now());
+        g_trace->instant(trace_recorder::group::cores, m_id + " memory", std::string("woken: ") + m_wake_why, kernel::now());
+    }
     m_asleep_total.fs += kernel::now().fs - m_sleep_start.fs;
     m_asleep = false;
     m_wake_pending = false;
@@ -290,10 +296,10 @@ void core::signal_event(wake_reason why) {
     m_event_register = true;
     if (!m_asleep || m_wake_pending) return;
     switch (why) {
-        case wake_reason::event_stream: ++m_wake_event_stream; break;
-        case wake_reason::sev: ++m_wake_sev; break;
-        case wake_reason::monitor_cleared: ++m_wake_monitor; break;
-        case wake_reason::interrupt: ++m_wake_interrupt; break;
+        case wake_reason::event_stream: ++m_wake_event_stream, m_wake_why = "event stream"; break;
+        case wake_reason::sev: ++m_wake_sev, m_wake_why = "SEV"; break;
+        case wake_reason::monitor_cleared: ++m_wake_monitor, m_wake_why = "reservation cleared"; break;
+        case wake_reason::interrupt: ++m_wake_interrupt, m_wake_why = "interrupt"; break;
     }
     m_wake_pending = true;
     const duration t = kernel::now();

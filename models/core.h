@@ -151,6 +151,7 @@ private:
     duration m_ahead;  // local time minus simulated time
     static constexpr std::uint64_t max_ahead_fs = 1'000'000'000;  // 1 us
     sc_core::sc_event m_mem_done;
+    const char* m_wake_why = "interrupt";  // the last wake-up's reason, for the trace
     // Loads issued with load_async, by ticket.
     struct pending_load {
         bool active = false, answered = false;

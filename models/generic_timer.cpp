@@ -1,5 +1,7 @@
 #include "models/generic_timer.h"
 
+#include "sim/trace.h"
+
 #include "models/core.h"
 #include "sim/kernel.h"
 
@@ -49,6 +51,7 @@ void generic_timer::schedule_next() {
 void generic_timer::tick() {
     kernel::count_event();
     ++m_ticks;
+    if (g_trace) g_trace->instant(trace_recorder::group::system, "event stream", "event-stream tick", kernel::now());
     for (core* c : m_cores) c->signal_event(wake_reason::event_stream);
     ++m_next;
     schedule_next();

@@ -1,5 +1,7 @@
 #include "models/memory_system.h"
 
+#include "sim/trace.h"
+
 #include <algorithm>
 #include <sstream>
 #include <stdexcept>
@@ -166,6 +168,7 @@ bool is_write(const mem_request& r) {
 
 struct memory_system::impl {
     struct l1 {
+        std::string core;  // the core's id ("little.2"), for messages and the trace
         unsigned agent, cluster;
         cache_array<l1_line> array;
         std::map<std::uint64_t, cstate> wb;  // lines waiting for Put_Ack
@@ -181,6 +184,9 @@ struct memory_system::impl {
             mem_request req;
             cevent ev = cevent::Load;
             std::function<void(const mem_response&)> done;
+            bool missed = false;       // for the trace: it went to the home
+            std::string what;          // its request and line
+            std::uint64_t flow = 0;    // its request's flow arrow
         };
         std::vector<op> ops = std::vector<op>(max_outstanding);
         op* op_for(std::uint64_t line) {
@@ -211,7 +217,7 @@ struct memory_system::impl {
         counter held_snoops{stats, "held_snoops", "snoops delayed by the exclusive hold window"};
 
         l1(unsigned a, unsigned c, const std::string& name, const cluster_memory_params& p)
-            : agent(a), cluster(c),
+            : core(name), agent(a), cluster(c),
               array(cache_geometry{p.l1.size.bytes, p.l1.ways, static_cast<std::uint32_t>(line_bytes)}),
               mon(p.exclusive.granule.bytes), stats(name + ".l1") {}
 
@@ -309,7 +315,14 @@ struct memory_system::impl {
     unsigned rr_last = 0;
     bool checking = false;
 
+    // The trace's line tracks: every L1's state of a traced line, now.
+    void trace_line(std::uint64_t line) {
+        if (!g_trace || !g_trace->traces_line(line)) return;
+        for (const auto& c : l1s) g_trace->line_state(line, c->core, protocol::name(c->state_of(line)), kernel::now());
+    }
+
     void check_line(std::uint64_t line) {
+        trace_line(line);
         if (!checking) return;
         int writers = 0, readers = 0;
         for (auto& c : l1s) {
@@ -431,11 +444,12 @@ struct memory_system::impl {
             // The local monitor is open: fail without touching memory.
             c.mon.store_exclusive(r.addr);
             ++c.stxr_fail;
-            finish(o, mem_response{0, false, in_cluster(c.cluster, now, clusters[c.cluster]->p.l1.hit_latency)});
+            if (g_trace) g_trace->instant(trace_recorder::group::cores, c.core + " memory", "STXR fails: no reservation", now);
+            finish(c, o, mem_response{0, false, in_cluster(c.cluster, now, clusters[c.cluster]->p.l1.hit_latency)});
             return;
         }
         if (r.kind == mem_request::prefetch_unique && !clusters[c.cluster]->p.l1.prefetch_store) {
-            finish(o, mem_response{0, true, in_cluster(c.cluster, now, clusters[c.cluster]->p.l1.hit_latency)});
+            finish(c, o, mem_response{0, true, in_cluster(c.cluster, now, clusters[c.cluster]->p.l1.hit_latency)});
             return;
         }
         if (r.kind == mem_request::atomic && icp.far_atomics) {
@@ -471,7 +485,9 @@ struct memory_system::impl {
         return o.ev;
     }
 
-    static void finish(l1::op& o, const mem_response& resp) {
+    static void finish(l1& c, l1::op& o, const mem_response& resp) {
+        if (g_trace && o.missed) g_trace->slice(trace_recorder::group::cores, c.core + " memory", o.what, o.issued_at, resp.done);
+        o.missed = false;
         o.active = false;
         auto done = std::move(o.done);
         done(resp);
@@ -493,7 +509,7 @@ struct memory_system::impl {
                 c.array.touch(*e);
             }
             check_line(line);
-            finish(o, perform(c, o, lookup));
+            finish(c, o, perform(c, o, lookup));
             return;
         }
         ++c.misses;
@@ -504,6 +520,12 @@ struct memory_system::impl {
         const request r = (cell.actions & a_send_GetS) ? request::GetS
                           : (cell.actions & a_send_GetM) ? request::GetM
                                                          : request::Upg;
+        if (g_trace) {
+            o.missed = true;
+            o.what = std::string(protocol::name(r)) + " " + hex(line);
+            trace_line(line);
+            if (g_trace->traces_line(line)) o.flow = g_trace->flow_start(trace_recorder::group::cores, c.core + " memory", lookup);
+        }
         send_request(c, r, line, lookup);
     }
 
@@ -521,12 +543,15 @@ struct memory_system::impl {
                               : (cell.actions & a_send_PutO) ? request::PutO
                                                              : request::PutM;
             send_request(c, r, v->line, now);
+            const std::uint64_t victim = v->line;
             c.array.invalidate(*v);
+            trace_line(victim);
         }
         return c.array.install(*v, line);
     }
 
     void lose_reservation(l1& c) {
+        if (g_trace) g_trace->instant(trace_recorder::group::cores, c.core + " memory", "reservation lost", kernel::now());
         ++c.reservation_losses;
         if (c.port) c.port->monitor_cleared();
     }
@@ -556,6 +581,7 @@ struct memory_system::impl {
                     others_wrote(c, r.addr);
                 } else {
                     ++c.stxr_fail;
+                    if (g_trace) g_trace->instant(trace_recorder::group::cores, c.core + " memory", "STXR fails: reservation lost", done_at);
                 }
                 break;
             case mem_request::atomic: {
@@ -825,6 +851,9 @@ struct memory_system::impl {
     }
 
     void snoop_now(l1& c, snoop s, std::uint64_t line) {
+        if (g_trace)
+            g_trace->instant(trace_recorder::group::cores, c.core + " memory",
+                             std::string("snoop ") + protocol::name(s) + " " + hex(line), kernel::now());
         ++c.snoops;
         ++home[line].traffic.snoops;
         ++(s == snoop::Fwd_GetS ? c.snoops_fwd_gets : s == snoop::Fwd_GetM ? c.snoops_fwd_getm : c.snoops_inv);
@@ -921,7 +950,7 @@ struct memory_system::impl {
         const duration at = in_cluster(k, at_scu, clusters[k]->p.scu.snoop_latency);
         l1::op& o = *c.op_for(line);
         const mem_response resp = perform(c, o, at);
-        q->at(at, rank(ph_response, c.agent), [&c, line, resp] { finish(*c.op_for(line), resp); });
+        q->at(at, rank(ph_response, c.agent), [&c, line, resp] { finish(c, *c.op_for(line), resp); });
         unblock(line);
     }
 
@@ -949,7 +978,9 @@ struct memory_system::impl {
             protocol_error("replayed access does not hit in " + std::string(protocol::name(cell.next)));
         e->payload.st = again.next;
         check_line(line);
-        finish(o, perform(c, o, kernel::now()));
+        if (g_trace && o.flow) g_trace->flow_end(trace_recorder::group::lines, hex_line(line) + " " + c.core, kernel::now(), o.flow);
+        o.flow = 0;
+        finish(c, o, perform(c, o, kernel::now()));
     }
 
     // The home failed this core's store-exclusive upgrade.
@@ -962,7 +993,12 @@ struct memory_system::impl {
         c.mon.store_exclusive(o.req.addr);  // an STXR always leaves the local monitor open
         ++c.stxr_fail;
         ++c.stxr_fail_at_home;
-        finish(o, mem_response{0, false, kernel::now()});
+        if (g_trace) {
+            g_trace->instant(trace_recorder::group::cores, c.core + " memory", "STXR fails at the home", kernel::now());
+            if (o.flow) g_trace->flow_end(trace_recorder::group::lines, hex_line(line) + " " + c.core, kernel::now(), o.flow);
+            o.flow = 0;
+        }
+        finish(c, o, mem_response{0, false, kernel::now()});
     }
 
     void put_ack(l1& c, std::uint64_t line) {
@@ -970,6 +1006,7 @@ struct memory_system::impl {
         const cache_cell& cell = cache_cell_of(st, cevent::Put_Ack);
         if (cell.kind != outcome::ok) protocol_error("Put_Ack in " + std::string(protocol::name(st)));
         c.wb.erase(line);
+        trace_line(line);
         if (auto* o = c.op_for(line)) start(c, *o, kernel::now());  // it was waiting for this eviction
     }
 

@@ -26,6 +26,7 @@
 #include "sim/system.h"
 #include "sim/text_table.h"
 #include "sim/sweep.h"
+#include "sim/trace.h"
 #include "sim/validate.h"
 #include "sim/watchdog.h"
 
@@ -164,9 +165,45 @@ private:
     bool m_drawn = false;
 };
 
+// The trace recorder for --trace: its window and its lines.
+std::unique_ptr<trace_recorder> make_trace(const system_model& sys, const platform_config& cfg, const std::string& window,
+                                           const std::string& lines) {
+    duration from{}, to = cfg.run.length;
+    if (!window.empty()) {
+        const auto colon = window.find(':');
+        if (colon == std::string::npos) throw usage_error("--trace-window " + window + ": expected START:END, e.g. 1ms:1.2ms");
+        try {
+            from = parse_duration(window.substr(0, colon));
+            to = parse_duration(window.substr(colon + 1));
+        } catch (const std::exception& e) {
+            throw usage_error("--trace-window " + window + ": " + e.what() + " (expected START:END with units, e.g. 1ms:1.2ms)");
+        }
+        if (!(from < to)) throw usage_error("--trace-window " + window + ": the window ends before it starts");
+    }
+    auto t = std::make_unique<trace_recorder>(from, to);
+    if (!lines.empty()) {
+        std::stringstream ss(lines);
+        for (std::string a; std::getline(ss, a, ',');) {
+            try {
+                std::size_t used = 0;
+                const std::uint64_t addr = std::stoull(a, &used, 0);
+                if (used != a.size()) throw std::invalid_argument(a);
+                t->trace_line(addr & ~std::uint64_t{63});
+            } catch (const std::exception&) {
+                throw usage_error("--trace-lines: '" + a + "' is not an address (expected e.g. 0x10000040)");
+            }
+        }
+    } else {
+        for (const auto& th : sys.threads())
+            for (const auto& sym : th->program().symbols)
+                if (!sym.priv && t->lines().size() < 8) t->trace_line((shared_base + sym.offset) & ~std::uint64_t{63});
+    }
+    return t;
+}
+
 int cmd_run(const std::vector<std::string>& args) {
     std::vector<std::string> sets;
-    std::string dur, seed, json_file, out_dir;
+    std::string dur, seed, json_file, out_dir, trace_file, trace_window, trace_lines;
     po::options_description d("options");
     add_common(d, sets);
     d.add_options()  //
@@ -178,6 +215,15 @@ int cmd_run(const std::vector<std::string>& args) {
         ("out", po::value(&out_dir)->default_value("cohsim-out")->value_name("DIR"),
          "directory for result.json, cores.csv and config.yaml (the effective config); created if needed.\n"
          "  --out runs/freq-1248")  //
+        ("trace", po::value(&trace_file)->value_name("FILE"),
+         "write a timeline (Chrome/Perfetto trace-event JSON; open it in ui.perfetto.dev): per core its lock waits, "
+         "critical sections, misses and WFE sleeps; per traced line each L1's state; snoops, reservation losses, STXR "
+         "failures, SEV, event-stream ticks and wake-ups; request-to-grant arrows.\n  --trace run.json")  //
+        ("trace-window", po::value(&trace_window)->value_name("START:END"),
+         "keep only this part of the run in the trace.\n  --trace-window 1ms:1.2ms")  //
+        ("trace-lines", po::value(&trace_lines)->value_name("ADDR,..."),
+         "the lines whose states get tracks (default: the lines of the program's shared data).\n  --trace-lines "
+         "0x10000040")  //
         ("verbose,v", "log details (model set-up, each written file) to stderr")  //
         ("quiet,q", "print nothing but errors (no table, no progress)");
     const parsed p = parse(args, d);
@@ -204,6 +250,12 @@ int cmd_run(const std::vector<std::string>& args) {
         return n;
     }(), source);
     system_model sys(cfg, file.empty() ? std::string(".") : std::filesystem::path(file).parent_path().string());
+
+    std::unique_ptr<trace_recorder> trace;
+    if (!trace_file.empty()) trace = make_trace(sys, cfg, trace_window, trace_lines);
+    else if (!trace_window.empty() || !trace_lines.empty())
+        throw usage_error("--trace-window and --trace-lines need --trace FILE");
+    g_trace = trace.get();
 
     std::signal(SIGINT, on_signal);
     std::signal(SIGTERM, on_signal);
@@ -235,6 +287,13 @@ int cmd_run(const std::vector<std::string>& args) {
     if (!json_file.empty()) {
         write_file_atomic(json_file, result);
         spdlog::debug("wrote {}", json_file);
+    }
+    if (trace) {
+        for (const auto& th : sys.threads()) th->metrics().trace_ongoing(run.simulated);
+        g_trace = nullptr;
+        const std::string warning = trace->write(trace_file, run.simulated);
+        if (!warning.empty()) spdlog::warn("{}", warning);
+        spdlog::debug("wrote the trace {} ({} events)", trace_file, trace->events());
     }
     if (!quiet) std::cout << format_table(sys, run);
     if (!failure.empty()) {

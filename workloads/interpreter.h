@@ -15,6 +15,7 @@
 
 #include "models/core.h"
 #include "sim/stats.h"
+#include "sim/trace.h"
 #include "workloads/program.h"
 
 namespace cohsim {
@@ -42,19 +43,28 @@ struct mutual_exclusion_violated : std::runtime_error {
 // Per-core lock metrics, declared once.
 class lock_metrics {
 public:
-    explicit lock_metrics(const std::string& core_id) : m_stats(core_id + ".lock") {}
+    explicit lock_metrics(const std::string& core_id) : m_core(core_id), m_stats(core_id + ".lock") {}
     const stat_group& stats() const { return m_stats; }
     void begin(duration t) {
         m_start = t;
         m_trying = true;
     }
     void acquired(duration t) {
+        if (g_trace) g_trace->slice(trace_recorder::group::cores, m_core, "lock wait", m_start, t);
         m_trying = false;
         ++m_acquisitions;
         m_wait_ns.sample(static_cast<double>(t.fs - m_start.fs) * 1e-6);
         m_held_since = t;
     }
-    void released(duration t) { m_hold_ns.sample(static_cast<double>(t.fs - m_held_since.fs) * 1e-6); }
+    // For the trace: a wait still going on at the end of the run.
+    void trace_ongoing(duration end) const {
+        if (g_trace && m_trying && m_start < end)
+            g_trace->slice(trace_recorder::group::cores, m_core, "lock wait (still waiting)", m_start, end);
+    }
+    void released(duration t) {
+        if (g_trace) g_trace->slice(trace_recorder::group::cores, m_core, "critical section", m_held_since, t);
+        m_hold_ns.sample(static_cast<double>(t.fs - m_held_since.fs) * 1e-6);
+    }
     std::uint64_t acquisitions() const { return m_acquisitions.value(); }
     // A core's local time may run ahead of `now`: a wait that started "later"
     // has not started yet.
@@ -68,6 +78,7 @@ public:
     }
 
 private:
+    std::string m_core;
     stat_group m_stats;
     counter m_acquisitions{m_stats, "acquisitions", "times this core took the lock (mark lock_acquired)"};
     distribution m_wait_ns{m_stats, "wait_ns", "from mark lock_begin to mark lock_acquired, ns"};

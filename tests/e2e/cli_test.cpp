@@ -523,3 +523,70 @@ TEST_F(Cli, ProtocolTableWithARunsCounts) {
     ASSERT_EQ(c.status, 0) << c.err;
     EXPECT_NE(c.out.find("| I | IS_D: send GetS ×" + std::to_string(gets) + " |"), std::string::npos) << c.out;
 }
+
+// --trace: valid trace-event JSON with the documented tracks; per track the
+// timestamps never go back; slices have a non-negative duration; every flow
+// start has exactly one end; --trace-window and --trace-lines narrow it.
+TEST_F(Cli, TraceIsValidTraceEventJson) {
+    expect_bad({"run", "--trace", "x.json", "--trace-window", "5ms:1ms"}, "the window ends before it starts");
+    expect_bad({"run", "--trace-lines", "0x40"}, "--trace-window and --trace-lines need --trace FILE");
+    const auto r = run({"run", "--duration", "300us", "--trace", "t.json", "-q", "--set",
+                        "workload.threads.1.cpu_relax=wfe_backoff", "--set", "workload.params.THRESHOLD=10"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const json t = read_json("t.json");
+    ASSERT_TRUE(t.contains("traceEvents"));
+    std::map<std::pair<int, int>, std::string> names;
+    std::map<std::pair<int, int>, double> last_ts;
+    std::map<std::uint64_t, int> starts, ends;
+    std::set<std::string> seen;
+    for (const auto& e : t["traceEvents"]) {
+        for (const char* k : {"name", "ph", "pid", "tid"}) ASSERT_TRUE(e.contains(k)) << e.dump();
+        const std::string ph = e["ph"];
+        const auto track = std::make_pair(e["pid"].get<int>(), e["tid"].get<int>());
+        if (ph == "M") {
+            if (e["name"] == "thread_name") names[track] = e["args"]["name"];
+            continue;
+        }
+        ASSERT_TRUE(e.contains("ts")) << e.dump();
+        const double ts = e["ts"];
+        EXPECT_GE(ts, 0.0);
+        EXPECT_LE(ts, 300.0);
+        if (last_ts.count(track)) {
+            EXPECT_GE(ts, last_ts[track]) << e.dump();
+        }
+        last_ts[track] = ts;
+        if (ph == "X") {
+            ASSERT_TRUE(e.contains("dur")) << e.dump();
+            EXPECT_GE(e["dur"].get<double>(), 0.0);
+        }
+        if (ph == "s") ++starts[e["id"].get<std::uint64_t>()];
+        if (ph == "f") ++ends[e["id"].get<std::uint64_t>()];
+        seen.insert(e["name"].get<std::string>().substr(0, e["name"].get<std::string>().find(' ')));
+    }
+    EXPECT_FALSE(starts.empty());
+    EXPECT_EQ(starts, ends);  // flows paired
+    for (const auto& [id, n] : starts) EXPECT_EQ(n, 1) << id;
+    for (const auto& [track, ts] : last_ts) EXPECT_TRUE(names.count(track)) << "a track without a name";
+    std::set<std::string> tracks;
+    for (const auto& [k, v] : names) tracks.insert(v);
+    for (const char* want : {"little.2 memory", "big.3 memory", "big.3", "0x10000040 little.2", "0x10000040 big.3", "event stream"})
+        EXPECT_TRUE(tracks.count(want)) << want;
+    for (const char* want : {"lock", "critical", "GetS", "Upg", "snoop", "STXR", "reservation", "asleep", "woken:", "event-stream"})
+        EXPECT_TRUE(seen.count(want)) << want;
+    // A window and a line narrow it down.
+    ASSERT_EQ(run({"run", "--duration", "300us", "--trace", "w.json", "-q", "--trace-window", "100us:150us", "--trace-lines",
+                   "0x10000000"})
+                  .status,
+              0);
+    const json w = read_json("w.json");
+    for (const auto& e : w["traceEvents"]) {
+        if (e["ph"] == "M") {
+            if (e["name"] == "thread_name") {
+                EXPECT_EQ(e["args"]["name"].get<std::string>().find("0x10000040"), std::string::npos);
+            }
+            continue;
+        }
+        EXPECT_GE(e["ts"].get<double>(), 100.0 - 1e-9);
+        EXPECT_LE(e["ts"].get<double>(), 150.0);
+    }
+}

@@ -161,8 +161,10 @@ TEST(ProtocolTable, EveryDrivenCellIsPrintedAsExecutable) {
         }
     EXPECT_GT(driven, possible / 3) << driven << " of " << possible;  // the protocol-level tester reaches them all
     for (std::size_t s = 0; s < r.transitions.home.size(); ++s)
-        for (std::size_t e = 0; e < r.transitions.home[s].size(); ++e)
-            if (r.transitions.home[s][e])
+        for (std::size_t e = 0; e < r.transitions.home[s].size(); ++e) {
+            if (r.transitions.home[s][e]) {
                 EXPECT_NE(protocol::home_transition(static_cast<protocol::hstate>(s), static_cast<protocol::hevent>(e)).kind,
                           protocol::outcome::impossible);
+            }
+        }
 }
