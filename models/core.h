@@ -85,7 +85,7 @@ public:
     const clock_domain& clock() const { return m_clock; }
     const core_params& params() const { return m_params; }
     const stat_group& stats() const { return m_stats; }
-    bool asleep() const { return m_asleep; }
+    bool asleep() const override { return m_asleep; }
 
     // A wake-up event for this core, raised at the current simulated time.
     void signal_event(wake_reason why);

@@ -1,5 +1,6 @@
 #include "models/memory_system.h"
 
+#include "sim/explain.h"
 #include "sim/trace.h"
 
 #include <algorithm>
@@ -315,6 +316,38 @@ struct memory_system::impl {
     unsigned rr_last = 0;
     bool checking = false;
 
+    // ---- --explain ----
+    static std::string op_name(const mem_request& r) {
+        switch (r.kind) {
+            case mem_request::load: return "LDR";
+            case mem_request::load_exclusive: return "LDXR";
+            case mem_request::store: return "STR";
+            case mem_request::store_exclusive: return "STXR";
+            case mem_request::prefetch_unique: return "PRFM PST";
+            case mem_request::atomic:
+                switch (r.op) {
+                    case atomic_op::cas: return "CAS";
+                    case atomic_op::add: return "LDADD";
+                    case atomic_op::swp: return "SWP";
+                    case atomic_op::set: return "LDSET";
+                }
+        }
+        return "?";
+    }
+    static bool explaining(std::uint64_t line) { return g_explain && g_explain->wants(line); }
+    static void explain(std::uint64_t line, const std::string& text) {
+        if (explaining(line)) g_explain->note(kernel::now(), text);
+    }
+    // The home serves a request for a line: one transaction.
+    void explain_home(std::uint64_t line, hstate before, hevent ev, const home_cell& cell, const request_msg& m) {
+        if (!explaining(line)) return;
+        g_explain->served();
+        const l1& c = *l1s[m.agent];
+        explain(line, std::string("home (") + (m.at_ic ? "interconnect" : c.core.substr(0, c.core.find('.')) + " SCU") +
+                          ") in " + protocol::name(before) + " serves " + protocol::name(ev) + " from " + c.core + ": " +
+                          protocol::cell_text(cell));
+    }
+
     // The trace's line tracks: every L1's state of a traced line, now.
     void trace_line(std::uint64_t line) {
         if (!g_trace || !g_trace->traces_line(line)) return;
@@ -445,6 +478,7 @@ struct memory_system::impl {
             c.mon.store_exclusive(r.addr);
             ++c.stxr_fail;
             if (g_trace) g_trace->instant(trace_recorder::group::cores, c.core + " memory", "STXR fails: no reservation", now);
+            explain(line_of(r.addr), c.core + " STXR: no reservation (the local monitor is open) → fails at once");
             finish(c, o, mem_response{0, false, in_cluster(c.cluster, now, clusters[c.cluster]->p.l1.hit_latency)});
             return;
         }
@@ -499,7 +533,10 @@ struct memory_system::impl {
         const cevent ev = event_in(o, st);
         const cache_cell& cell = cache_cell_of(st, ev);
         const duration lookup = in_cluster(c.cluster, now, clusters[c.cluster]->p.l1.hit_latency);
-        if (cell.kind == outcome::stall) return;  // retried when the line's eviction completes
+        if (cell.kind == outcome::stall) {
+            explain(line, c.core + " " + op_name(o.req) + " finds " + protocol::name(st) + ": waits for the eviction");
+            return;  // retried when the line's eviction completes
+        }
         if (cell.kind == outcome::impossible)
             protocol_error("L1 " + c.stats.name() + " line " + hex(line) + ": " + protocol::name(st) + " x " + protocol::name(ev));
         if (cell.actions & a_hit) {
@@ -509,7 +546,12 @@ struct memory_system::impl {
                 c.array.touch(*e);
             }
             check_line(line);
-            finish(c, o, perform(c, o, lookup));
+            const mem_response resp = perform(c, o, lookup);
+            if (explaining(line))
+                explain(line, c.core + " " + op_name(o.req) + " hits " + protocol::name(st) + " → " + protocol::name(cell.next) +
+                                  (o.req.kind == mem_request::store_exclusive ? (resp.success ? ": success" : ": fails (reservation lost)")
+                                                                              : ""));
+            finish(c, o, resp);
             return;
         }
         ++c.misses;
@@ -520,6 +562,9 @@ struct memory_system::impl {
         const request r = (cell.actions & a_send_GetS) ? request::GetS
                           : (cell.actions & a_send_GetM) ? request::GetM
                                                          : request::Upg;
+        if (explaining(line))
+            explain(line, c.core + " " + op_name(o.req) + " misses in " + protocol::name(st) + " → " + protocol::name(cell.next) +
+                              ", sends " + protocol::name(r));
         if (g_trace) {
             o.missed = true;
             o.what = std::string(protocol::name(r)) + " " + hex(line);
@@ -537,7 +582,7 @@ struct memory_system::impl {
             if (cell.kind != outcome::ok) protocol_error("cannot evict a line in " + std::string(protocol::name(v->payload.st)));
             ++c.writebacks;
             c.wb[v->line] = cell.next;
-            if (clusters[c.cluster]->p.exclusive.evict_clears && c.mon.line_lost(v->line, line_bytes)) lose_reservation(c);
+            if (clusters[c.cluster]->p.exclusive.evict_clears && c.mon.line_lost(v->line, line_bytes)) lose_reservation(c, v->line);
             const request r = (cell.actions & a_send_PutS)   ? request::PutS
                               : (cell.actions & a_send_PutE) ? request::PutE
                               : (cell.actions & a_send_PutO) ? request::PutO
@@ -550,7 +595,10 @@ struct memory_system::impl {
         return c.array.install(*v, line);
     }
 
-    void lose_reservation(l1& c) {
+    void lose_reservation(l1& c, std::uint64_t line) {
+        if (explaining(line))
+            explain(line, "  " + c.core + "'s reservation is cleared → event" +
+                              (c.port && c.port->asleep() ? " → " + c.core + " wakes from WFE" : " (it is not asleep)"));
         if (g_trace) g_trace->instant(trace_recorder::group::cores, c.core + " memory", "reservation lost", kernel::now());
         ++c.reservation_losses;
         if (c.port) c.port->monitor_cleared();
@@ -610,7 +658,7 @@ struct memory_system::impl {
 
     void others_wrote(l1& writer, std::uint64_t addr) {
         for (auto& o : l1s)
-            if (o.get() != &writer && o->mon.other_write(addr)) lose_reservation(*o);
+            if (o.get() != &writer && o->mon.other_write(addr)) lose_reservation(*o, line_of(addr));
     }
 
     static std::string hex(std::uint64_t v) {
@@ -694,6 +742,7 @@ struct memory_system::impl {
         if (m.r >= request::PutS) {
             ++h.traffic.puts;
             count_home(h.e.state, ev);
+            explain_home(m.line, h.e.state, ev, cell, m);
             h.e.apply(cell, static_cast<int>(m.agent), false);
             fill_shared(k, m.line);
             const unsigned agent = m.agent;
@@ -705,6 +754,7 @@ struct memory_system::impl {
         if (cell.grant_clean == grant::Excl_Fail) {
             ++h.traffic.exclusive_fails;
             count_home(h.e.state, ev);
+            explain_home(m.line, h.e.state, ev, cell, m);
             // No transaction: the answer goes straight back (no data).
             const unsigned agent = m.agent;
             const std::uint64_t line = m.line;
@@ -728,6 +778,7 @@ struct memory_system::impl {
         // The line is ours until the requester's Unblock.
         h.busy = true;
         count_home(h.e.state, ev);
+        explain_home(m.line, h.e.state, ev, cell, m);
         ++(m.r == request::GetS ? h.traffic.gets : m.r == request::GetM ? h.traffic.getm : h.traffic.upgrades);
         if (socket_of[k] != home_socket(m.line)) ++h.traffic.cross_socket;
         transaction& tx = h.tx;
@@ -862,6 +913,8 @@ struct memory_system::impl {
         const cache_cell& cell = cache_cell_of(st, ev);
         if (cell.kind != outcome::ok)
             protocol_error("L1 " + c.stats.name() + " line " + hex(line) + ": " + protocol::name(st) + " x " + protocol::name(ev));
+        explain(line, c.core + " receives " + protocol::name(s) + " in " + protocol::name(st) + " → " + protocol::name(cell.next) +
+                          (cell.actions & (a_snp_clean | a_snp_dirty) ? ", supplies the data" : ""));
         if (auto* e = c.array.find(line)) {
             if (cell.next == cstate::I)
                 c.array.invalidate(*e);
@@ -873,7 +926,7 @@ struct memory_system::impl {
         check_line(line);
         if (cell.actions & a_drop) {
             ++c.lines_lost;
-            if (c.mon.line_lost(line, line_bytes)) lose_reservation(c);
+            if (c.mon.line_lost(line, line_bytes)) lose_reservation(c, line);
         }
         const bool data = cell.actions & (a_snp_clean | a_snp_dirty);
         const bool dirty = cell.actions & a_snp_dirty;
@@ -958,6 +1011,7 @@ struct memory_system::impl {
         const cevent ev = as_event(g);
         const cstate st = c.state_of(line);
         const cache_cell& cell = cache_cell_of(st, ev);
+        explain(line, c.core + " receives " + protocol::name(g) + " in " + protocol::name(st) + " → " + protocol::name(cell.next));
         if (cell.kind != outcome::ok)
             protocol_error("L1 " + c.stats.name() + " line " + hex(line) + ": " + protocol::name(st) + " x " + protocol::name(ev));
         auto* e = c.array.find(line);
@@ -973,6 +1027,7 @@ struct memory_system::impl {
         // The core's access now performs.
         l1::op& o = *c.op_for(line);
         const cevent replay = event_in(o, cell.next);
+        const bool was_explaining = explaining(line);
         const cache_cell& again = cache_cell_of(cell.next, replay);
         if (again.kind != outcome::ok || !(again.actions & a_hit))
             protocol_error("replayed access does not hit in " + std::string(protocol::name(cell.next)));
@@ -980,11 +1035,18 @@ struct memory_system::impl {
         check_line(line);
         if (g_trace && o.flow) g_trace->flow_end(trace_recorder::group::lines, hex_line(line) + " " + c.core, kernel::now(), o.flow);
         o.flow = 0;
-        finish(c, o, perform(c, o, kernel::now()));
+        const std::string op = op_name(o.req);
+        const bool stxr = o.req.kind == mem_request::store_exclusive;
+        const mem_response resp = perform(c, o, kernel::now());
+        if (was_explaining)
+            explain(line, "  " + c.core + " " + op + " completes in " + protocol::name(again.next) +
+                              (stxr ? (resp.success ? ": success" : ": fails (reservation lost)") : ""));
+        finish(c, o, resp);
     }
 
     // The home failed this core's store-exclusive upgrade.
     void exclusive_failed(l1& c, std::uint64_t line) {
+        explain(line, c.core + " receives Excl_Fail in " + std::string(protocol::name(c.state_of(line))) + " → I: STXR fails");
         const cache_cell& cell = cache_cell_of(c.state_of(line), cevent::Excl_Fail);
         if (cell.kind != outcome::ok) protocol_error("Excl_Fail in " + std::string(protocol::name(c.state_of(line))));
         if (auto* e = c.array.find(line)) c.array.invalidate(*e);

@@ -173,6 +173,7 @@ struct mem_response {
 struct core_port {
     virtual ~core_port() = default;
     virtual void monitor_cleared() = 0;  // raises this core's WFE event
+    virtual bool asleep() const = 0;      // in WFE (for --explain)
 };
 
 class memory_system : public sc_core::sc_module {

@@ -26,6 +26,7 @@
 #include "sim/system.h"
 #include "sim/text_table.h"
 #include "sim/sweep.h"
+#include "sim/explain.h"
 #include "sim/trace.h"
 #include "sim/validate.h"
 #include "sim/watchdog.h"
@@ -203,7 +204,8 @@ std::unique_ptr<trace_recorder> make_trace(const system_model& sys, const platfo
 
 int cmd_run(const std::vector<std::string>& args) {
     std::vector<std::string> sets;
-    std::string dur, seed, json_file, out_dir, trace_file, trace_window, trace_lines;
+    std::string dur, seed, json_file, out_dir, trace_file, trace_window, trace_lines, explain_line;
+    unsigned explain_count = 20;
     po::options_description d("options");
     add_common(d, sets);
     d.add_options()  //
@@ -224,6 +226,11 @@ int cmd_run(const std::vector<std::string>& args) {
         ("trace-lines", po::value(&trace_lines)->value_name("ADDR,..."),
          "the lines whose states get tracks (default: the lines of the program's shared data).\n  --trace-lines "
          "0x10000040")  //
+        ("explain", po::value(&explain_line)->value_name("ADDR"),
+         "print the first coherence transactions of the line holding ADDR as a message sequence: each access and the "
+         "state it meets, what the home serves and snoops, states before and after, reservations cleared, cores "
+         "woken, STXRs failing.\n  --explain 0x10000040")  //
+        ("explain-count", po::value(&explain_count)->value_name("N"), "how many transactions --explain follows (default 20)")  //
         ("verbose,v", "log details (model set-up, each written file) to stderr")  //
         ("quiet,q", "print nothing but errors (no table, no progress)");
     const parsed p = parse(args, d);
@@ -256,6 +263,19 @@ int cmd_run(const std::vector<std::string>& args) {
     else if (!trace_window.empty() || !trace_lines.empty())
         throw usage_error("--trace-window and --trace-lines need --trace FILE");
     g_trace = trace.get();
+    std::unique_ptr<explainer> explain;
+    if (!explain_line.empty()) {
+        std::uint64_t addr = 0;
+        try {
+            std::size_t used = 0;
+            addr = std::stoull(explain_line, &used, 0);
+            if (used != explain_line.size()) throw std::invalid_argument(explain_line);
+        } catch (const std::exception&) {
+            throw usage_error("--explain: '" + explain_line + "' is not an address (expected e.g. 0x10000040)");
+        }
+        explain = std::make_unique<explainer>(addr & ~std::uint64_t{63}, explain_count);
+    }
+    g_explain = explain.get();
 
     std::signal(SIGINT, on_signal);
     std::signal(SIGTERM, on_signal);
@@ -296,6 +316,12 @@ int cmd_run(const std::vector<std::string>& args) {
         spdlog::debug("wrote the trace {} ({} events)", trace_file, trace->events());
     }
     if (!quiet) std::cout << format_table(sys, run);
+    if (explain) {
+        g_explain = nullptr;
+        std::cout << "\nexplain " << hex_line(explain->line()) << ": its first " << explain_count
+                  << " transactions (times in ns; states per the protocol table, `cohsim protocol`)\n"
+                  << explain->text();
+    }
     if (!failure.empty()) {
         std::cerr << "cohsim: " << failure << "\n";
         return exit_failure;

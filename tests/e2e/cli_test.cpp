@@ -590,3 +590,17 @@ TEST_F(Cli, TraceIsValidTraceEventJson) {
         EXPECT_LE(e["ts"].get<double>(), 150.0);
     }
 }
+
+TEST_F(Cli, ExplainPrintsTheLinesMessageSequence) {
+    expect_bad({"run", "--explain", "lock"}, "--explain: 'lock' is not an address");
+    const auto r = run({"run", "--duration", "2us", "--explain", "0x10000040", "--explain-count", "4"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const std::string out = r.out.substr(r.out.find("explain 0x10000040"));
+    EXPECT_NE(out.find("big.3 LDXR misses in I → IS_D, sends GetS"), std::string::npos) << out;
+    EXPECT_NE(out.find("home (interconnect) in I serves GetS from big.3"), std::string::npos) << out;
+    EXPECT_NE(out.find("little.2 receives Excl_Fail in IM_D → I: STXR fails"), std::string::npos) << out;
+    // Four transactions served, then what follows from the fourth, no more.
+    std::size_t served = 0;
+    for (std::size_t p = out.find(" serves "); p != std::string::npos; p = out.find(" serves ", p + 1)) ++served;
+    EXPECT_EQ(served, 4u) << out;
+}

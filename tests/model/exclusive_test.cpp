@@ -2,9 +2,13 @@
 // WFE wake-ups from each source.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <fstream>
 #include <map>
+#include <sstream>
 
 #include "platform_fixture.h"
+#include "sim/explain.h"
 
 using namespace cohsim;
 using namespace cohsim::testing;
@@ -241,4 +245,48 @@ TEST(Atomics, CasCountsSuccessesAndFailures) {
         if (g->name() == "little.0.l1") g->accept(r);
     EXPECT_EQ(r.n["cas_success"], 1u);
     EXPECT_EQ(r.n["cas_fail"], 1u);
+}
+
+// --explain on a scripted two-core scenario, against a golden file checked
+// by hand against the protocol table (tests/golden/explain_two_cores.txt
+// says how). COHSIM_UPDATE_GOLDEN=1 rewrites it (then check it again).
+TEST(Explain, TwoCoreScenarioMatchesTheCheckedGoldenFile) {
+    system_model sys(test_platform());
+    explainer ex(A, 10);
+    g_explain = &ex;
+    bool first = true, second = false;
+    sys.find_core("little.0")->set_program([&](core& c) {
+        c.load_exclusive(A);  // miss: GetS, alone → E
+        c.sevl();
+        c.wfe();              // consumes the SEVL
+        c.wfe();              // sleeps until big.0's store clears the reservation
+        first = c.store_exclusive(A, 1);   // no reservation: fails at once
+        c.load_exclusive(A);  // miss: GetS, big.0 supplies its dirty line
+        second = c.store_exclusive(A, 2);  // upgrade from S: succeeds
+    });
+    sys.find_core("big.0")->set_program([&](core& c) {
+        c.work(cycles{2'000});
+        c.store(A, 9);        // GetM: little.0's E copy goes, its reservation is cleared
+    });
+    run_for_fs(100 * us);
+    g_explain = nullptr;
+    EXPECT_FALSE(first);
+    EXPECT_TRUE(second);
+    const std::string golden_file = COHSIM_SOURCE_DIR "/tests/golden/explain_two_cores.txt";
+    const std::string header_end = "----\n";
+    if (std::getenv("COHSIM_UPDATE_GOLDEN")) {
+        std::ifstream old(golden_file);
+        std::stringstream ss;
+        ss << old.rdbuf();
+        const std::string o = ss.str();
+        const auto h = o.find(header_end);
+        std::ofstream(golden_file) << (h == std::string::npos ? header_end : o.substr(0, h + header_end.size())) << ex.text();
+    }
+    std::ifstream in(golden_file);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    const std::string golden = ss.str();
+    const auto h = golden.find(header_end);
+    ASSERT_NE(h, std::string::npos) << "no golden file at " << golden_file;
+    EXPECT_EQ(ex.text(), golden.substr(h + header_end.size()));
 }
