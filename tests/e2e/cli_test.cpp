@@ -604,3 +604,29 @@ TEST_F(Cli, ExplainPrintsTheLinesMessageSequence) {
     for (std::size_t p = out.find(" serves "); p != std::string::npos; p = out.find(" serves ", p + 1)) ++served;
     EXPECT_EQ(served, 4u) << out;
 }
+
+// Every teaching command of the README runs, and its trace loads as a timeline.
+TEST_F(Cli, EveryTeachingExampleRunsAndItsTraceLoads) {
+    const std::string readme = slurp(fs::path(COHSIM_SOURCE_DIR) / "README.md");
+    const auto from = readme.find("## Teaching"), to = readme.find("## Workloads");
+    ASSERT_NE(from, std::string::npos);
+    std::istringstream lines(readme.substr(from, to - from));
+    int commands = 0;
+    for (std::string line; std::getline(lines, line);) {
+        if (line.rfind("cohsim run ", 0) != 0) continue;
+        std::vector<std::string> args;
+        std::istringstream words(line.substr(7));
+        for (std::string w; words >> w;) args.push_back(w == "configs/teaching/" ? w : w);
+        for (auto& a : args)
+            if (a.rfind("configs/", 0) == 0) a = std::string(COHSIM_SOURCE_DIR) + "/" + a;
+        args.push_back("-q");
+        const auto r = run(args);
+        ASSERT_EQ(r.status, 0) << line << "\n" << r.err;
+        const auto t = std::find(args.begin(), args.end(), "--trace");
+        ASSERT_NE(t, args.end()) << line;
+        const json trace = read_json(*(t + 1));
+        EXPECT_GT(trace["traceEvents"].size(), 10u) << line;
+        ++commands;
+    }
+    EXPECT_EQ(commands, 9);
+}
