@@ -124,7 +124,8 @@ const stat_group* part_of(const core_parts& parts, const std::string& core, cons
 contention judge_run(const system_model& sys, const run_outcome& run) {
     std::vector<contender> in;
     for (const auto& t : sys.threads())
-        in.push_back({t->core_id(), t->metrics().acquisitions(), t->metrics().longest_wait_ns(kernel::now())});
+        if (t->takes_locks())  // a program without lock marks contends for nothing
+            in.push_back({t->core_id(), t->metrics().acquisitions(), t->metrics().longest_wait_ns(kernel::now())});
     return judge(in, run.simulated.ns());
 }
 

@@ -52,6 +52,14 @@ workload_thread::workload_thread(core& c, std::vector<trace_op> ops, mutex_check
     c.set_program([this, &mutex](core& self) { replay(self, m_trace, &m_metrics, &mutex); });
 }
 
+bool workload_thread::takes_locks() const {
+    for (const auto& i : m_program.code)
+        if (i.o == asmx::op::mark && i.mark == asmx::mark_kind::lock_acquired) return true;
+    for (const auto& op : m_trace)
+        if (op.kind == trace_op::mark && op.which == asmx::mark_kind::lock_acquired) return true;
+    return false;
+}
+
 namespace {
 
 std::string resolve(const std::string& name, const std::string& config_dir) {

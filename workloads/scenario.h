@@ -67,6 +67,8 @@ public:
     const lock_metrics& metrics() const { return m_metrics; }
     const region_profile& profile() const { return m_profile; }
     const asmx::program& program() const { return m_program; }
+    // Its program (or trace) marks lock acquisitions: it contends for a lock.
+    bool takes_locks() const;
 
 private:
     std::string m_core_id;
