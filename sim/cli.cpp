@@ -297,8 +297,10 @@ int cmd_run(const std::vector<std::string>& args) {
     json result_json = make_result(sys, run, source);
     if (!failure.empty()) result_json["error"] = failure;
     const std::string result = result_json.dump(2) + "\n";
+    platform_config rerun = cfg;  // its program files by absolute path: it runs again from the output directory
+    rerun.workload = with_files_resolved(cfg.workload, file.empty() ? "." : std::filesystem::path(file).parent_path().string());
     const std::string effective = "# effective config of a cohsim " + std::string(version) + " run of " + source +
-                                  "\n" + cfg::to_yaml(effective_config(cfg));
+                                  "\n" + cfg::to_yaml(effective_config(rerun));
     const std::string out_json = (std::filesystem::path(out_dir) / "result.json").string();
     write_file_atomic((std::filesystem::path(out_dir) / "config.yaml").string(), effective);
     write_file_atomic((std::filesystem::path(out_dir) / "cores.csv").string(), format_csv(sys, run));

@@ -52,6 +52,22 @@ workload_thread::workload_thread(core& c, std::vector<trace_op> ops, mutex_check
     c.set_program([this, &mutex](core& self) { replay(self, m_trace, &m_metrics, &mutex); });
 }
 
+workload_params with_files_resolved(const workload_params& w, const std::string& config_dir) {
+    namespace fs = std::filesystem;
+    auto local = [&](const std::string& name) {
+        if (name.empty() || name.rfind("lib:", 0) == 0 || fs::path(name).is_absolute()) return name;
+        std::error_code ec;
+        const fs::path p = fs::path(config_dir) / name;
+        return fs::exists(p, ec) ? fs::absolute(p).lexically_normal().string() : name;
+    };
+    workload_params out = w;
+    out.program = local(w.program);
+    if (out.trace) out.trace = local(*out.trace);
+    for (auto& t : out.threads)
+        if (t.program) t.program = local(*t.program);
+    return out;
+}
+
 bool workload_thread::takes_locks() const {
     for (const auto& i : m_program.code)
         if (i.o == asmx::op::mark && i.mark == asmx::mark_kind::lock_acquired) return true;

@@ -52,6 +52,12 @@ struct workload_params {
     static void describe(cfg::struct_schema<workload_params>& s);
 };
 
+// A copy of `w` whose program and trace files that exist next to the config
+// (relative to `config_dir`) are absolute paths, so the effective config
+// written beside the results runs again from anywhere; library programs stay
+// as they are.
+workload_params with_files_resolved(const workload_params& w, const std::string& config_dir);
+
 // Where the data lives: .shared at shared_base, core N's .private at
 // private_base + N * private_stride.
 constexpr std::uint64_t shared_base = 0x10000000;

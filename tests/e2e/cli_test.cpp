@@ -630,3 +630,17 @@ TEST_F(Cli, EveryTeachingExampleRunsAndItsTraceLoads) {
     }
     EXPECT_EQ(commands, 9);
 }
+
+// The config.yaml written beside the results runs again from anywhere, even
+// with a program of the user's own next to the original config.
+TEST_F(Cli, EffectiveConfigFindsTheUsersOwnProgram) {
+    fs::create_directories(m_dir / "mine");
+    std::ofstream(m_dir / "mine" / "spin.s") << "main:\n    work 100\n    b main\n";
+    std::ofstream(m_dir / "mine" / "c.yaml") << std::string(good) +
+                                                   "workload: {program: spin.s, threads: [{core: little.0}]}\n";
+    ASSERT_EQ(run({"run", "mine/c.yaml", "--out", "elsewhere/out", "-q"}).status, 0);
+    const std::string cfg = slurp(m_dir / "elsewhere" / "out" / "config.yaml");
+    EXPECT_NE(cfg.find((m_dir / "mine" / "spin.s").string()), std::string::npos) << cfg;
+    const auto again = run({"run", "elsewhere/out/config.yaml", "--out", "again", "-q"});
+    EXPECT_EQ(again.status, 0) << again.err;
+}
