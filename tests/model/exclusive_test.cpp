@@ -237,14 +237,13 @@ TEST(Atomics, CasCountsSuccessesAndFailures) {
     EXPECT_EQ(first, 0u);
     EXPECT_EQ(second, 5u);
     EXPECT_EQ(sys.memory().peek(A, 8), 5u);
-    struct reader : stat_visitor {
-        std::map<std::string, std::uint64_t> n;
-        void counter(const std::string& name, const std::string&, std::uint64_t v) override { n[name] = v; }
-    } r;
+    const stat_group* l1 = nullptr;
     for (const stat_group* g : sys.memory().stat_groups())
-        if (g->name() == "little.0.l1") g->accept(r);
-    EXPECT_EQ(r.n["cas_success"], 1u);
-    EXPECT_EQ(r.n["cas_fail"], 1u);
+        if (g->name() == "little.0.l1") l1 = g;
+    ASSERT_NE(l1, nullptr);
+    group_stats r(*l1);
+    EXPECT_EQ(r.counters["cas_success"], 1u);
+    EXPECT_EQ(r.counters["cas_fail"], 1u);
 }
 
 // --explain on a scripted two-core scenario, against a golden file checked

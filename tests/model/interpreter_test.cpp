@@ -531,15 +531,7 @@ summary probe_profile(const std::string& params) {
     system_model sys(test_platform({"workload.threads=[{core: little.0, program: programs/region_probe.s, params: " +
                                     params + "}]"}));
     for (int i = 0; i < 100; ++i) run_for_fs(1'000'000'000'000ULL);  // up to 100 ms; it halts
-    struct reader : stat_visitor {
-        summary s;
-        void counter(const std::string&, const std::string&, std::uint64_t) override {}
-        void distribution(const std::string& name, const std::string&, const summary& d) override {
-            if (name == "probe") s = d;
-        }
-    } r;
-    sys.threads().at(0)->profile().stats().accept(r);
-    return r.s;
+    return group_stats(sys.threads().at(0)->profile().stats()).dists["probe"];
 }
 }  // namespace
 
@@ -598,13 +590,8 @@ TEST(LockMetrics, OneCoreAloneTakesTheLockOncePerLoopExactly) {
     run_for_fs(end_fs);
     const lock_metrics& m = sys.threads().at(0)->metrics();
     const clock_domain little("little", frequency{832'000'000});
-    struct reader : stat_visitor {
-        std::map<std::string, summary> d;
-        void counter(const std::string&, const std::string&, std::uint64_t) override {}
-        void distribution(const std::string& n, const std::string&, const summary& s) override { d[n] = s; }
-    } r;
-    m.stats().accept(r);
-    const summary wait = r.d["wait_ns"], hold = r.d["hold_ns"];
+    group_stats r(m.stats());
+    const summary wait = r.dists["wait_ns"], hold = r.dists["hold_ns"];
     // Steady state: the wait is bl + spin_lock = 15 cycles, the hold is
     // cbz + INSIDE + adr = 102 cycles, every time.
     EXPECT_NEAR(wait.min, 15 / 0.832, 2e-6);
@@ -643,13 +630,7 @@ std::map<std::string, summary> profile_of(const std::string& text, const std::ve
     it = std::make_unique<interpreter>(c, prog, shared_base, private_base, nullptr, nullptr, instruction_costs{}, prof.get());
     c.set_program([&](core&) { it->run(); });
     run_for_fs(1'000'000'000'000ULL);
-    struct reader : stat_visitor {
-        std::map<std::string, summary> d;
-        void counter(const std::string&, const std::string&, std::uint64_t) override {}
-        void distribution(const std::string& n, const std::string&, const summary& s) override { d[n] = s; }
-    } r;
-    prof->stats().accept(r);
-    return r.d;
+    return group_stats(prof->stats()).dists;
 }
 
 // One miss to memory (used at once), then four independent misses to four

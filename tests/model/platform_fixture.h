@@ -3,6 +3,7 @@
 // integer period ratio: little 832 MHz, big 1.75 GHz, interconnect 533 MHz.
 #pragma once
 
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -37,6 +38,15 @@ inline platform_config test_platform(const std::vector<std::string>& sets = {}) 
     for (const auto& s : sets) o.emplace_back("test", s);
     return load_platform("", o);
 }
+
+// A stat group's counters and distributions, by name.
+struct group_stats : stat_visitor {
+    std::map<std::string, std::uint64_t> counters;
+    std::map<std::string, summary> dists;
+    explicit group_stats(const stat_group& g) { g.accept(*this); }
+    void counter(const std::string& n, const std::string&, std::uint64_t v) override { counters[n] = v; }
+    void distribution(const std::string& n, const std::string&, const summary& s) override { dists[n] = s; }
+};
 
 inline void run_for_fs(std::uint64_t fs) { sc_core::sc_start(kernel::to_sc(duration{fs})); }
 
