@@ -176,6 +176,7 @@ void core::wait_answered(const pending_load& p) {
 }
 
 unsigned core::loads_missing() const {
+    if (m_loads_active == 0) return 0;
     unsigned n = 0;
     for (const auto& p : m_loads) n += p.active && !p.answered;
     return n;
@@ -197,6 +198,7 @@ unsigned core::load_async(std::uint64_t addr, unsigned size) {
     sync();  // waiting above may have taken an interrupt
     pending_load& p = m_loads[ticket];
     p = pending_load{true, false, line, {}};
+    ++m_loads_active;
     mem_request r;
     r.kind = mem_request::load, r.addr = addr, r.size = size;
     m_mem->access(m_agent, r, [this, ticket](const mem_response& resp) {
@@ -213,10 +215,12 @@ std::uint64_t core::load_result(unsigned ticket) {
     wait_answered(p);
     if (p.resp.done.fs > local_time().fs) m_ahead = {p.resp.done.fs - kernel::now().fs};
     p.active = false;
+    --m_loads_active;
     return p.resp.value;
 }
 
 void core::drain_loads() {
+    if (m_loads_active == 0) return;
     for (const auto& p : m_loads) {
         if (!p.active) continue;
         wait_answered(p);

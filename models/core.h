@@ -159,6 +159,7 @@ private:
         mem_response resp;
     };
     std::vector<pending_load> m_loads = std::vector<pending_load>(32);
+    unsigned m_loads_active = 0;  // tickets not yet redeemed: 0 on the blocking path, which then skips the scan
     void wait_answered(const pending_load& p);
     unsigned loads_missing() const;
     mem_response m_resp;
