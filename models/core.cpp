@@ -82,6 +82,14 @@ void core_params::describe(cfg::struct_schema<core_params>& s) {
     s.param("tick_handler", &core_params::tick_handler, "time each tick keeps the core away from its program")
         .def(duration{0})
         .range(duration{0}, duration{fs_per_second / 10});
+    s.param("irq_interval", &core_params::irq_interval,
+            "mean gap between random interrupts (a Poisson process: device, firmware or secure-world interrupts "
+            "at no fixed rhythm), 0s for none")
+        .def(duration{0})
+        .range(duration{0}, duration{10 * fs_per_second});
+    s.param("irq_handler", &core_params::irq_handler, "time each random interrupt keeps the core away from its program")
+        .def(duration{0})
+        .range(duration{0}, duration{fs_per_second / 10});
 }
 
 core::core(const sc_core::sc_module_name& name, std::string id, std::string cluster, unsigned index, core_type type,
@@ -117,14 +125,21 @@ void core::set_tick_phase(duration first_tick) {
     if (m_params.tick_period.fs > 0) m_next_tick = first_tick;
 }
 
+void core::seed_interrupts(std::uint64_t seed) {
+    m_irq_random = random_stream(seed);
+    if (m_params.irq_interval.fs > 0) m_next_irq = {m_irq_random.exponential(m_params.irq_interval.fs)};
+}
+
 void core::take_due_interrupts() {
-    if (m_params.tick_period.fs == 0) return;
     duration local = local_time();
-    while (local.fs >= m_next_tick.fs) {
+    while (!(local < next_interrupt())) {
+        const bool tick = !(m_next_irq < m_next_tick);
+        duration& due = tick ? m_next_tick : m_next_irq;
         ++m_interrupts;
-        if (local < m_next_tick) local = m_next_tick;
-        local.fs += m_params.tick_handler.fs;
-        m_next_tick.fs += m_params.tick_period.fs;
+        if (!tick) ++m_random_interrupts;
+        if (local < due) local = due;
+        local.fs += (tick ? m_params.tick_handler : m_params.irq_handler).fs;
+        due.fs += tick ? m_params.tick_period.fs : m_irq_random.exponential(m_params.irq_interval.fs);
         m_event_register = true;  // the exception return is a WFE wake-up event ...
         if (m_mem) m_mem->clear_exclusive(m_agent);  // ... and clears the local monitor (arm-sync.md 3.2)
     }
@@ -281,7 +296,7 @@ void core::wfe() {
     ++m_wfe_sleeps;
     m_asleep = true;
     m_sleep_start = kernel::now();
-    if (m_params.tick_period.fs > 0) m_wake.notify(kernel::to_sc({m_next_tick.fs - kernel::now().fs}));
+    if (next_interrupt().fs != ~std::uint64_t{0}) m_wake.notify(kernel::to_sc({next_interrupt().fs - kernel::now().fs}));
     wait(m_wake);
     if (!m_wake_pending) ++m_wake_interrupt;
     kernel::count_event();

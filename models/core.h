@@ -21,6 +21,11 @@
 //     return sets the event register and clears the local exclusive monitor.
 //     The first tick's phase is drawn from
 //     the run's seed, so cores do not tick in lockstep.
+//   - optional random interrupts (device, firmware or secure-world
+//     interrupts that reach a core at no fixed rhythm): a Poisson process
+//     with mean gap `irq_interval`, each taken like a tick but costing
+//     `irq_handler`; the gaps are drawn from the core's own interrupt stream
+//     (seeded from the run's seed), so a run is deterministic.
 //   - memory accesses go to the memory system and take what it says; a store
 //     completes before the next instruction (no store buffer), so a barrier
 //     costs only `barrier_latency`.
@@ -32,6 +37,7 @@
 
 #include <systemc>
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -63,6 +69,8 @@ struct core_params {
     cycles barrier_latency;
     duration tick_period;   // 0 = no periodic interrupt
     duration tick_handler;
+    duration irq_interval;  // mean gap between random interrupts; 0 = none
+    duration irq_handler;
     static void describe(cfg::struct_schema<core_params>& s);
     // Fills unset instruction costs from `type`'s preset.
     void apply_preset(core_type type);
@@ -94,9 +102,13 @@ public:
     // Set-up, before the simulation starts.
     void set_program(program p) { m_program = std::move(p); }
     void set_tick_phase(duration first_tick);
+    // Seeds the random-interrupt stream and draws the first arrival.
+    void seed_interrupts(std::uint64_t seed);
     // This core's pseudo-random stream, seeded from the run's seed.
     random_stream& random() { return m_random; }
     duration next_tick() const { return m_next_tick; }
+    // The earlier of the next tick and the next random interrupt (max if neither).
+    duration next_interrupt() const { return std::min(m_next_tick, m_next_irq); }
     void connect(memory_system* mem, unsigned agent, const std::vector<core*>* all_cores);
     unsigned agent() const { return m_agent; }
 
@@ -166,6 +178,8 @@ private:
     bool m_resp_ready = false;
 
     duration m_next_tick{~std::uint64_t{0}};
+    duration m_next_irq{~std::uint64_t{0}};
+    random_stream m_irq_random;
 
     bool m_event_register = false;
     bool m_asleep = false;
@@ -182,7 +196,8 @@ private:
     counter m_wake_sev{m_stats, "wakes_sev", "wake-ups caused by SEV"};
     counter m_wake_monitor{m_stats, "wakes_monitor_cleared", "wake-ups caused by the clearing of this core's exclusive monitor"};
     counter m_wake_interrupt{m_stats, "wakes_interrupt", "wake-ups caused by an interrupt"};
-    counter m_interrupts{m_stats, "interrupts", "periodic interrupts (scheduler ticks) taken"};
+    counter m_interrupts{m_stats, "interrupts", "interrupts taken (scheduler ticks and random interrupts)"};
+    counter m_random_interrupts{m_stats, "random_interrupts", "random interrupts taken (timing.irq_interval)"};
 };
 
 }  // namespace cohsim

@@ -3,6 +3,7 @@
 // defined).
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 
 namespace cohsim {
@@ -22,6 +23,13 @@ public:
     std::uint64_t next() { return splitmix64(m_state += 0x9e3779b97f4a7c15ULL); }
     // Uniform in [lo, hi] (the modulo bias is below 2^-40 for spans under 2^24).
     std::uint64_t between(std::uint64_t lo, std::uint64_t hi) { return hi <= lo ? lo : lo + next() % (hi - lo + 1); }
+    // Exponentially distributed with the given mean (the gaps of a Poisson
+    // process), rounded to an integer; inverse transform of a uniform drawn
+    // strictly inside (0, 1) from the top 53 bits.
+    std::uint64_t exponential(std::uint64_t mean) {
+        const double u = (static_cast<double>(next() >> 11) + 0.5) * 0x1p-53;
+        return static_cast<std::uint64_t>(std::llround(-std::log(u) * static_cast<double>(mean)));
+    }
 
 private:
     std::uint64_t m_state;

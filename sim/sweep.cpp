@@ -213,7 +213,6 @@ a kill at any moment loses no finished point and leaves no partial file; a
 failing point is recorded (points/NNNN.error) and the sweep goes on. Exit
 status: 0 all points done, 1 some failed (the count is printed), 2 bad input.
 
-options:
 )";
 
 const char* const sweep_examples = R"(

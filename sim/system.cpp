@@ -41,6 +41,9 @@ system_model::system_model(const platform_config& cfg, const std::string& config
         if (period.fs > 0) m_cores[i]->set_tick_phase({splitmix64(m_cfg.run.seed * 1024 + i) % period.fs});
         // Each core's own stream (for `work N, M`).
         m_cores[i]->random() = random_stream(splitmix64(m_cfg.run.seed * 1024 + 512 + i));
+        // And its random-interrupt stream, apart so that turning interrupts
+        // on does not change the work draws.
+        m_cores[i]->seed_interrupts(splitmix64(splitmix64(m_cfg.run.seed ^ 0x697271ULL) + i));
     }
     m_threads = build_workload(m_cfg.workload, config_dir, m_core_ptrs, *m_mem, m_mutex);
 }

@@ -392,7 +392,6 @@ big.LITTLE cases: several minutes of host time each). --quick runs each
 config for its case's `quick` time and checks only the direction of each
 comparison (who is disadvantaged, which variant is faster).
 
-options:
 )";
 
 const char* const validate_examples = R"(

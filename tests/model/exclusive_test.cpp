@@ -214,15 +214,70 @@ TEST(Wfe, SchedulerTickWakesAndRunsItsHandler) {
     ASSERT_LT(tick.fs, 100 * us);  // the first tick's phase lies within one period
     EXPECT_EQ(woke.fs, tick.fs);
     EXPECT_GE(after.fs, tick.fs + 10 * us);  // 10 us in the handler, then the load
-    struct grab : stat_visitor {
-        std::map<std::string, std::uint64_t> v;
-        void counter(const std::string& n, const std::string&, std::uint64_t x) override { v[n] = x; }
-    } g;
-    sys.find_core("big.0")->stats().accept(g);
+    group_stats g(sys.find_core("big.0")->stats());
     // Ticks at t, t + 100 us, t + 200 us (all before 300 us): the program's
     // WFE and then the idle loop's each woke for one and ran its handler.
-    EXPECT_EQ(g.v["wakes_interrupt"], 3u);
-    EXPECT_EQ(g.v["interrupts"], 3u);
+    EXPECT_EQ(g.counters["wakes_interrupt"], 3u);
+    EXPECT_EQ(g.counters["interrupts"], 3u);
+    EXPECT_EQ(g.counters["random_interrupts"], 0u);
+}
+
+TEST(Wfe, RandomInterruptWakesAtItsDrawnArrival) {
+    system_model sys(test_platform({"clusters.big.timing={wfe_wake_latency: 10cycles, irq_interval: 50us, irq_handler: 2us}"}));
+    duration first, woke, after;
+    sys.find_core("big.0")->set_program([&](core& c) {
+        first = c.next_interrupt();
+        c.wfe();  // nothing else will wake it
+        woke = c.local_time();
+        c.load(A);  // the handler runs before the next access
+        after = c.local_time();
+    });
+    run_for_fs(20000 * us);
+    ASSERT_GT(first.fs, 0u);
+    ASSERT_LT(first.fs, 20000 * us);  // P(first gap > 400 means) = e^-400
+    EXPECT_EQ(woke.fs, first.fs);
+    EXPECT_GE(after.fs, first.fs + 2 * us);
+    EXPECT_EQ(sys.find_core("big.1")->next_tick().fs, ~std::uint64_t{0});  // no tick configured
+    EXPECT_NE(sys.find_core("big.1")->next_interrupt().fs, first.fs);  // each core has its own stream
+    // The other cluster has none: its cores never draw an arrival.
+    EXPECT_EQ(sys.find_core("little.0")->next_interrupt().fs, ~std::uint64_t{0});
+    group_stats g(sys.find_core("big.0")->stats());
+    EXPECT_EQ(g.counters["random_interrupts"], g.counters["interrupts"]);
+    // 20 ms at a mean gap of 50 us: 400 expected, sd 20. Each wakes the
+    // sleeping core (the program's WFE, then the idle loop's) unless it
+    // arrives within the previous one's 2 us handler (P = 1 - e^-0.04, ~4%),
+    // when it is taken straight after it.
+    const auto k = g.counters["random_interrupts"], wakes = g.counters["wakes_interrupt"];
+    EXPECT_GT(k, 300u);
+    EXPECT_LT(k, 500u);
+    EXPECT_LE(wakes, k);
+    EXPECT_GE(wakes, k - k / 10);
+}
+
+TEST(Wfe, RandomInterruptsTakeExactlyTheirHandlersFromAComputingCore) {
+    // 100 ns of work per iteration (175 cycles at 1.75 GHz) for 10 ms with an
+    // interrupt every 20 us on average, 1 us each: the core's time is its
+    // work plus its handlers, to within one cycle of re-alignment per
+    // interrupt, and about 500 arrive.
+    system_model sys(test_platform({"clusters.big.timing={irq_interval: 20us, irq_handler: 1us}"}));
+    std::uint64_t iterations = 0, k = 0;
+    duration end;
+    sys.find_core("big.0")->set_program([&](core& c) {
+        while (c.local_time().fs < 10000 * us) {
+            c.work(cycles{175});
+            ++iterations;
+        }
+        c.sev();  // a sync: interrupts due by now are taken
+        end = c.local_time();
+        k = group_stats(c.stats()).counters["random_interrupts"];  // not those the idle loop takes afterwards
+    });
+    run_for_fs(11000 * us);
+    EXPECT_GT(k, 400u);  // 500 expected, sd 22
+    EXPECT_LT(k, 600u);
+    const std::uint64_t expected = iterations * 100'000'000 + k * 1'000'000'000;  // fs
+    const std::uint64_t cycle_fs = 571'429;  // one 1.75 GHz cycle, rounded up
+    EXPECT_GE(end.fs + k * cycle_fs, expected) << "iterations " << iterations << ", interrupts " << k;
+    EXPECT_LE(end.fs, expected + (k + 1) * cycle_fs) << "iterations " << iterations << ", interrupts " << k;
 }
 
 TEST(Atomics, CasCountsSuccessesAndFailures) {
