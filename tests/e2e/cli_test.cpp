@@ -343,6 +343,41 @@ TEST_F(Cli, TheDefaultScenarioIsThePhonePlatform) {
 
 // `cohsim validate --quick`: every calibration case runs and every comparison
 // points the way the measurements do; validate.json records each row.
+TEST_F(Cli, RareInterruptsLetTheStarvedCoreInAndStayDeterministic) {
+    // The starvation case's escape mechanism: without interrupts the little
+    // core never gets in; with interrupts every 5 ms on average it gets in a
+    // few times per interrupt; the same seed gives the same run, another
+    // seed other arrivals.
+    const std::string cfg = std::string(COHSIM_SOURCE_DIR) + "/configs/calibration/asr_freq_skew_no_backoff.yaml";
+    auto go = [&](const std::string& interval, const std::string& seed, const std::string& out) {
+        const auto r = run({"run", cfg, "--duration", "50ms", "--seed", seed, "--set",
+                            "clusters.little.timing.irq_interval=" + interval, "--set",
+                            "clusters.big.timing.irq_interval=" + interval, "--json", out, "-q"});
+        EXPECT_EQ(r.status, 0) << r.err;
+        json j = read_json(out);
+        j.erase("host_seconds");
+        return j;
+    };
+    auto core_of = [](const json& j, const std::string& id) {
+        for (const auto& c : j["cores"])
+            if (c["id"] == id) return c;
+        return json();
+    };
+    const json quiet = go("0s", "1", "q.json");
+    EXPECT_EQ(core_of(quiet, "little.2")["lock"]["acquisitions"], 0);
+    EXPECT_EQ(core_of(quiet, "big.3")["interrupts"], 0);
+    const json a = go("5ms", "1", "a.json"), b = go("5ms", "1", "b.json"), c = go("5ms", "2", "c.json");
+    EXPECT_EQ(a.dump(), b.dump());
+    EXPECT_NE(a.dump(), c.dump());
+    const auto little = core_of(a, "little.2")["lock"]["acquisitions"].get<std::uint64_t>();
+    const auto irqs = core_of(a, "little.2")["random_interrupts"].get<std::uint64_t>() +
+                      core_of(a, "big.3")["random_interrupts"].get<std::uint64_t>();
+    EXPECT_GE(irqs, 8u);  // 20 expected (10 per core), sd 4.5
+    EXPECT_LE(irqs, 36u);
+    EXPECT_GT(little, 0u);
+    EXPECT_LE(little, 10 * irqs) << "a 2 us pause lets the little core in a few times, not for good";
+}
+
 TEST_F(Cli, ValidateQuickChecksTheDirectionOfEveryCase) {
     const auto r = run({"validate", "--quick", "--out", "v"});
     EXPECT_EQ(r.status, 0) << r.out << r.err;
