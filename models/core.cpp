@@ -132,6 +132,7 @@ void core::seed_interrupts(std::uint64_t seed) {
 
 void core::take_due_interrupts() {
     duration local = local_time();
+    if (local < next_interrupt()) return;  // the common case: nothing due
     while (!(local < next_interrupt())) {
         const bool tick = !(m_next_irq < m_next_tick);
         duration& due = tick ? m_next_tick : m_next_irq;
@@ -144,6 +145,7 @@ void core::take_due_interrupts() {
         if (m_mem) m_mem->clear_exclusive(m_agent);  // ... and clears the local monitor (arm-sync.md 3.2)
     }
     m_ahead = {local.fs - kernel::now().fs};
+    if (m_alarm) m_alarm->arrival_changed(next_interrupt());
 }
 
 void core::sync() {
@@ -296,9 +298,7 @@ void core::wfe() {
     ++m_wfe_sleeps;
     m_asleep = true;
     m_sleep_start = kernel::now();
-    if (next_interrupt().fs != ~std::uint64_t{0}) m_wake.notify(kernel::to_sc({next_interrupt().fs - kernel::now().fs}));
     wait(m_wake);
-    if (!m_wake_pending) ++m_wake_interrupt;
     kernel::count_event();
     m_last_wake = kernel::now();
     if (g_trace) {
@@ -330,6 +330,34 @@ duration core::time_asleep() const {
     duration d = m_asleep_total;
     if (m_asleep) d.fs += kernel::now().fs - m_sleep_start.fs;
     return d;
+}
+
+interrupt_alarm::interrupt_alarm(const sc_core::sc_module_name& name, std::vector<core*> cores)
+    : sc_module(name), m_cores(std::move(cores)) {
+    SC_METHOD(fire);  // runs once at time 0 to arm, then at each armed time
+    sensitive << m_event;
+}
+
+void interrupt_alarm::fire() {
+    kernel::count_event();
+    const duration now = kernel::now();
+    duration next{~std::uint64_t{0}};
+    for (core* c : m_cores) {
+        const duration t = c->next_interrupt();
+        if (!(now < t)) {
+            if (c->asleep()) c->signal_event(wake_reason::interrupt);  // taken when it runs again
+        } else {
+            next = std::min(next, t);
+        }
+    }
+    m_armed = {~std::uint64_t{0}};
+    arrival_changed(next);
+}
+
+void interrupt_alarm::arrival_changed(duration t) {
+    if (!(t < m_armed)) return;
+    m_armed = t;
+    m_event.notify(kernel::to_sc({t.fs - kernel::now().fs}));
 }
 
 }  // namespace cohsim

@@ -42,6 +42,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "models/memory_system.h"
 #include "sim/clock_domain.h"
@@ -78,6 +79,8 @@ struct core_params {
 
 enum class wake_reason { event_stream, sev, monitor_cleared, interrupt };
 
+class interrupt_alarm;
+
 class core : public sc_core::sc_module, public core_port {
 public:
     using program = std::function<void(core&)>;
@@ -110,6 +113,8 @@ public:
     // The earlier of the next tick and the next random interrupt (max if neither).
     duration next_interrupt() const { return std::min(m_next_tick, m_next_irq); }
     void connect(memory_system* mem, unsigned agent, const std::vector<core*>* all_cores);
+    // Who wakes this core from WFE at its interrupt arrivals.
+    void set_alarm(interrupt_alarm* a) { m_alarm = a; }
     unsigned agent() const { return m_agent; }
 
     // ---- operations, called by the program on the core's own thread ----
@@ -180,6 +185,7 @@ private:
     duration m_next_tick{~std::uint64_t{0}};
     duration m_next_irq{~std::uint64_t{0}};
     random_stream m_irq_random;
+    interrupt_alarm* m_alarm = nullptr;
 
     bool m_event_register = false;
     bool m_asleep = false;
@@ -198,6 +204,26 @@ private:
     counter m_wake_interrupt{m_stats, "wakes_interrupt", "wake-ups caused by an interrupt"};
     counter m_interrupts{m_stats, "interrupts", "interrupts taken (scheduler ticks and random interrupts)"};
     counter m_random_interrupts{m_stats, "random_interrupts", "random interrupts taken (timing.irq_interval)"};
+};
+
+// Wakes cores sleeping in WFE when their next interrupt (tick or random)
+// arrives, with one pending SystemC notification for all cores: the earliest
+// arrival still to come. (One per core, re-armed at every WFE, would fill
+// SystemC's timed queue with far-off entries and slow every notification.)
+// A core that is awake at its arrival takes the interrupt at its next
+// operation; the alarm only matters to sleepers.
+class interrupt_alarm : public sc_core::sc_module {
+public:
+    SC_HAS_PROCESS(interrupt_alarm);
+    interrupt_alarm(const sc_core::sc_module_name& name, std::vector<core*> cores);
+    // A core's next arrival is now `t`: fire by then.
+    void arrival_changed(duration t);
+
+private:
+    void fire();
+    std::vector<core*> m_cores;
+    sc_core::sc_event m_event;
+    duration m_armed{~std::uint64_t{0}};
 };
 
 }  // namespace cohsim

@@ -1,5 +1,7 @@
 #include "sim/system.h"
 
+#include <algorithm>
+
 #include "sim/kernel.h"
 #include "sim/random.h"
 
@@ -44,6 +46,12 @@ system_model::system_model(const platform_config& cfg, const std::string& config
         // And its random-interrupt stream, apart so that turning interrupts
         // on does not change the work draws.
         m_cores[i]->seed_interrupts(splitmix64(splitmix64(m_cfg.run.seed ^ 0x697271ULL) + i));
+    }
+    // Interrupt wake-ups, only where some core takes interrupts.
+    if (std::any_of(m_cores.begin(), m_cores.end(),
+                    [](const auto& c) { return c->next_interrupt().fs != ~std::uint64_t{0}; })) {
+        m_alarm = std::make_unique<interrupt_alarm>("interrupts", m_core_ptrs);
+        for (const auto& c : m_cores) c->set_alarm(m_alarm.get());
     }
     m_threads = build_workload(m_cfg.workload, config_dir, m_core_ptrs, *m_mem, m_mutex);
 }

@@ -36,6 +36,7 @@ private:
     mutex_checker m_mutex;
     std::vector<std::unique_ptr<workload_thread>> m_threads;
     std::unique_ptr<generic_timer> m_timer;
+    std::unique_ptr<interrupt_alarm> m_alarm;
 };
 
 }  // namespace cohsim
