@@ -16,11 +16,12 @@
 //     the core catches the simulation up (one SystemC wait) before its next
 //     memory access, WFE or SEV, so accesses perform at their true time.
 //   - an optional periodic interrupt (the scheduler tick): every
-//     `tick_period`, at the core's next operation (or waking it from WFE),
+//     `tick_period`, at the core's next operation (or, asleep in WFE, when
+//     the interrupt wakes it like any event: next edge + wfe_wake_latency),
 //     the core spends `tick_handler` away from its program; the exception
 //     return sets the event register and clears the local exclusive monitor.
-//     The first tick's phase is drawn from
-//     the run's seed, so cores do not tick in lockstep.
+//     The first tick's phase is drawn from the run's seed, so cores do not
+//     tick in lockstep (Linux's default aligned ticks are not modelled).
 //   - optional random interrupts (device, firmware or secure-world
 //     interrupts that reach a core at no fixed rhythm): a Poisson process
 //     with mean gap `irq_interval`, each taken like a tick but costing
