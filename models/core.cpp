@@ -82,6 +82,12 @@ void core_params::describe(cfg::struct_schema<core_params>& s) {
     s.param("tick_handler", &core_params::tick_handler, "time each tick keeps the core away from its program")
         .def(duration{0})
         .range(duration{0}, duration{fs_per_second / 10});
+    // kernel/time/tick-sched.c: without the skew_tick=1 boot option every
+    // CPU's tick timer expires at the same instant.
+    s.param("tick_skew", &core_params::tick_skew,
+            "false: the ticks of every core without skew come at the same instants (Linux's default); true: each "
+            "core's ticks at its own phase (Linux booted with skew_tick=1)")
+        .def(false);
     s.param("irq_interval", &core_params::irq_interval,
             "mean gap between random interrupts (a Poisson process: device, firmware or secure-world interrupts "
             "at no fixed rhythm), 0s for none")

@@ -20,8 +20,9 @@
 //     the interrupt wakes it like any event: next edge + wfe_wake_latency),
 //     the core spends `tick_handler` away from its program; the exception
 //     return sets the event register and clears the local exclusive monitor.
-//     The first tick's phase is drawn from the run's seed, so cores do not
-//     tick in lockstep (Linux's default aligned ticks are not modelled).
+//     The first tick's phase is drawn from the run's seed: one phase for
+//     all cores (Linux's default: every CPU's tick at the same jiffy
+//     boundary) or, with `tick_skew`, one per core (Linux's skew_tick=1).
 //   - optional random interrupts (device, firmware or secure-world
 //     interrupts that reach a core at no fixed rhythm): a Poisson process
 //     with mean gap `irq_interval`, each taken like a tick but costing
@@ -71,6 +72,7 @@ struct core_params {
     cycles barrier_latency;
     duration tick_period;   // 0 = no periodic interrupt
     duration tick_handler;
+    bool tick_skew;         // false: every non-skewed core ticks at one phase (Linux's default)
     duration irq_interval;  // mean gap between random interrupts; 0 = none
     duration irq_handler;
     static void describe(cfg::struct_schema<core_params>& s);

@@ -38,9 +38,11 @@ system_model::system_model(const platform_config& cfg, const std::string& config
     for (const auto& c : m_cores) m_core_ptrs.push_back(c.get());
     for (unsigned i = 0; i < m_cores.size(); ++i) {
         m_cores[i]->connect(m_mem.get(), i, &m_core_ptrs);
-        // Each core's first scheduler tick at a phase drawn from the seed.
-        const duration period = m_cores[i]->params().tick_period;
-        if (period.fs > 0) m_cores[i]->set_tick_phase({splitmix64(m_cfg.run.seed * 1024 + i) % period.fs});
+        // Each core's first scheduler tick at a phase drawn from the seed: its
+        // own with tick_skew, else the one phase all unskewed cores share.
+        const core_params& p = m_cores[i]->params();
+        const std::uint64_t draw = splitmix64(m_cfg.run.seed * 1024 + (p.tick_skew ? i : 1023));
+        if (p.tick_period.fs > 0) m_cores[i]->set_tick_phase({draw % p.tick_period.fs});
         // Each core's own stream (for `work N, M`).
         m_cores[i]->random() = random_stream(splitmix64(m_cfg.run.seed * 1024 + 512 + i));
         // And its random-interrupt stream, apart so that turning interrupts

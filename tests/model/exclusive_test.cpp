@@ -223,6 +223,20 @@ TEST(Wfe, SchedulerTickWakesAndRunsItsHandler) {
     EXPECT_EQ(g.counters["random_interrupts"], 0u);
 }
 
+TEST(Wfe, TicksAreAlignedUnlessSkewed) {
+    // Linux's default: every CPU's tick at the same instant; with skew_tick=1
+    // each at its own phase (tick_skew on the little cluster here).
+    system_model sys(test_platform({"clusters.little.timing={tick_period: 4ms, tick_skew: true}",
+                                    "clusters.big.timing={tick_period: 4ms}"}));
+    const duration b0 = sys.find_core("big.0")->next_tick(), b1 = sys.find_core("big.1")->next_tick();
+    const duration l0 = sys.find_core("little.0")->next_tick(), l1 = sys.find_core("little.1")->next_tick();
+    EXPECT_EQ(b0.fs, b1.fs);
+    EXPECT_LT(b0.fs, 4000 * us);
+    EXPECT_NE(l0.fs, l1.fs);
+    EXPECT_NE(l0.fs, b0.fs);
+    EXPECT_LT(std::max(l0.fs, l1.fs), 4000 * us);
+}
+
 TEST(Wfe, RandomInterruptWakesAtItsDrawnArrival) {
     system_model sys(test_platform({"clusters.big.timing={wfe_wake_latency: 10cycles, irq_interval: 50us, irq_handler: 2us}"}));
     duration first, woke, after;
