@@ -17,7 +17,7 @@ std::string text_table::str() const {
         for (std::size_t i = 0; i < r.size(); ++i) {
             const std::string pad(width[i] - r[i].size(), ' ');
             if (i) line += "  ";
-            line += i == 0 ? r[i] + pad : pad + r[i];
+            line += i < m_left ? r[i] + pad : pad + r[i];
         }
         while (!line.empty() && line.back() == ' ') line.pop_back();
         out += line + "\n";

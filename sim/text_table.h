@@ -1,5 +1,5 @@
-// A plain-text table with aligned columns: first column left-aligned, the
-// rest right-aligned (they are numbers).
+// A plain-text table with aligned columns: the first `left` columns
+// left-aligned (names), the rest right-aligned (numbers).
 #pragma once
 
 #include <string>
@@ -9,6 +9,7 @@ namespace cohsim {
 
 class text_table {
 public:
+    explicit text_table(std::size_t left = 1) : m_left(left) {}
     void header(std::vector<std::string> h) { m_rows.insert(m_rows.begin(), std::move(h)), m_has_header = true; }
     void row(std::vector<std::string> r) { m_rows.push_back(std::move(r)); }
     std::string str() const;
@@ -16,6 +17,7 @@ public:
 private:
     std::vector<std::vector<std::string>> m_rows;
     bool m_has_header = false;
+    std::size_t m_left;
 };
 
 }  // namespace cohsim

@@ -509,7 +509,7 @@ int cmd_validate(const std::vector<std::string>& args) {
                         {"simulated_ns", r.value("simulated_ns", 0.0)}});
     }
     const auto rows = evaluate(cases, results, quick);
-    text_table t;
+    text_table t(2);  // case and check read as text
     t.header({"case", "check", "measured", "simulated", "tolerance", "result"});
     json jrows = json::array();
     int failed = 0, passed = 0;
