@@ -96,6 +96,28 @@ void core_params::describe(cfg::struct_schema<core_params>& s) {
     s.param("irq_handler", &core_params::irq_handler, "time each random interrupt keeps the core away from its program")
         .def(duration{0})
         .range(duration{0}, duration{fs_per_second / 10});
+    // A handler as long as its period would never let the program run again.
+    s.rule([](const core_params& p, const cfg::node* n, const std::string& path) {
+        auto fail = [&](const char* key, const std::string& what, const std::string& expected) {
+            const cfg::node* k = n ? n->find(key) : nullptr;
+            throw cfg::config_error(k ? k->loc : n ? n->loc : cfg::source_loc{}, cfg::join_path(path, key), what, expected);
+        };
+        // Interrupts are taken one by one: more than one a microsecond is not
+        // a machine anyone runs, and would only make the run crawl.
+        constexpr duration min_gap{fs_per_second / 1'000'000};
+        if (p.tick_period.fs > 0 && p.tick_period < min_gap)
+            fail("tick_period", "'" + to_string(p.tick_period) + "' is shorter than 1us", "0s (no tick) or at least 1us");
+        if (p.irq_interval.fs > 0 && p.irq_interval < min_gap)
+            fail("irq_interval", "'" + to_string(p.irq_interval) + "' is shorter than 1us", "0s (none) or at least 1us");
+        if (p.tick_period.fs > 0 && !(p.tick_handler < p.tick_period))
+            fail("tick_handler", "'" + to_string(p.tick_handler) + "' is not shorter than tick_period (" +
+                                     to_string(p.tick_period) + "): the core would only run its handler",
+                 "a handler shorter than tick_period");
+        if (p.irq_interval.fs > 0 && p.irq_handler.fs > p.irq_interval.fs / 2)
+            fail("irq_handler", "'" + to_string(p.irq_handler) + "' is more than half of irq_interval (" +
+                                    to_string(p.irq_interval) + "): interrupts would pile up",
+                 "at most half of irq_interval");
+    });
 }
 
 core::core(const sc_core::sc_module_name& name, std::string id, std::string cluster, unsigned index, core_type type,

@@ -227,6 +227,16 @@ TEST_F(ConfigTest, ErrorOutOfRange) {
         write("e.yaml", "clusters: {little: {freq: 1GHz, core: cortex-a7}}\ntimer: {freq: 1.92MHz, evnti: 16}\n"
               "interconnect: {freq: 1GHz}\n");
     expect_has(error_of(evnti), evnti + ":2:31: timer.evnti: '16' is out of range (expected between 0 and 15)");
+    // Interrupt handlers that would leave the program no time: rules across keys.
+    const auto tick = write("f.yaml", "clusters: {little: {freq: 1GHz, core: cortex-a7, timing: {tick_period: 4ms, tick_handler: 4ms}}}\n"
+                            "timer: {freq: 1.92MHz, evnti: 8}\n");
+    expect_has(error_of(tick), tick + ":1:91: clusters.little.timing.tick_handler: '4ms' is not shorter than tick_period (4ms)");
+    const auto irq = write("g.yaml", "clusters: {little: {freq: 1GHz, core: cortex-a7, timing: {irq_interval: 10us, irq_handler: 6us}}}\n"
+                           "timer: {freq: 1.92MHz, evnti: 8}\n");
+    expect_has(error_of(irq), irq + ":1:92: clusters.little.timing.irq_handler: '6us' is more than half of irq_interval (10us)");
+    const auto fast = write("h.yaml", "clusters: {little: {freq: 1GHz, core: cortex-a7, timing: {irq_interval: 100ns}}}\n"
+                            "timer: {freq: 1.92MHz, evnti: 8}\n");
+    expect_has(error_of(fast), fast + ":1:73: clusters.little.timing.irq_interval: '100ns' is shorter than 1us (expected 0s (none) or at least 1us)");
     // Too many cores over all clusters: a rule across keys.
     std::string big = "clusters:\n";
     for (int i = 0; i < 5; ++i) big += "  c" + std::to_string(i) + ": {freq: 1GHz, cores: 256, core: cortex-a7}\n";
