@@ -93,7 +93,15 @@ void interpreter::run_program() {
     for (;;) {
         if (pc >= m_prog.code.size()) return;  // ran off the end: the core idles
         const insn& i = m_prog.code[pc];
-        ++m_retired;
+        // A loop whose instructions all cost nothing would never let simulated
+        // time pass (the run would hang): stop it with the reason.
+        if ((++m_retired & 0xFFFFF) == 0) {
+            const duration t = m_core.local_time();
+            if (t == m_time_at_check)
+                fault(i, "2^20 instructions without simulated time passing: a loop whose instructions all cost 0 "
+                         "cycles (clusters." + m_core.cluster() + ".timing.alu/branch/hint); give them at least 1 cycle");
+            m_time_at_check = t;
+        }
         // Load-to-use: an instruction that names a register whose load is
         // still in flight (to read it, or to overwrite it) waits for the data.
         use(i.rd), use(i.rn), use(i.rm), use(i.rs);

@@ -153,6 +153,7 @@ private:
     pending m_pending[32];
     bool m_n = false, m_z = false, m_c = false, m_v = false;
     std::uint64_t m_retired = 0;
+    duration m_time_at_check;  // the core's time when m_retired last crossed a multiple of 2^20
 };
 
 }  // namespace cohsim

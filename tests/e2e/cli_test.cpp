@@ -300,6 +300,21 @@ TEST_F(Cli, DeadlockWatchdogStopsWithADiagnostic) {
     EXPECT_NE(j["error"].get<std::string>().find("protocol deadlock"), std::string::npos);
 }
 
+TEST_F(Cli, ALoopThatCostsNoTimeStopsInsteadOfHanging) {
+    const auto prog = write("spin.s", ".text\nmain:\nspin:\n    add x1, x1, #1\n    b spin\n");
+    const auto r = run({"run", "--duration", "1ms", "-q", "--set", "workload.program=" + prog, "--set",
+                        "workload.threads=[{core: big.0}]", "--set", "workload.params={}", "--set",
+                        "clusters.big.timing.alu=0cycles", "--set", "clusters.big.timing.branch=0cycles"});
+    EXPECT_EQ(r.status, 1) << r.err;
+    EXPECT_NE(r.err.find("spin.s:5:5: b spin: 2^20 instructions without simulated time passing"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("clusters.big.timing.alu/branch/hint"), std::string::npos) << r.err;
+    // One cycle per branch is enough for time to pass.
+    const auto ok = run({"run", "--duration", "1ms", "-q", "--set", "workload.program=" + prog, "--set",
+                         "workload.threads=[{core: big.0}]", "--set", "workload.params={}", "--set",
+                         "clusters.big.timing.alu=0cycles"});
+    EXPECT_EQ(ok.status, 0) << ok.err;
+}
+
 TEST_F(Cli, BenchReportsSpeedAndMemory) {
     const auto r = wait_for(spawn(COHSIM_BENCH_BINARY, {"--duration", "10ms"}));
     ASSERT_EQ(r.status, 0) << r.err;
