@@ -167,7 +167,11 @@ void core::take_due_interrupts() {
         ++m_interrupts;
         if (!tick) ++m_random_interrupts;
         if (local < due) local = due;
+        const duration entry = local;
         local.fs += (tick ? m_params.tick_handler : m_params.irq_handler).fs;
+        if (g_trace)
+            g_trace->slice(trace_recorder::group::cores, m_id + " interrupts", tick ? "tick handler" : "interrupt handler",
+                           entry, local);
         due.fs += tick ? m_params.tick_period.fs : m_irq_random.exponential(m_params.irq_interval.fs);
         m_event_register = true;  // the exception return is a WFE wake-up event ...
         if (m_mem) m_mem->clear_exclusive(m_agent);  // ... and clears the local monitor (arm-sync.md 3.2)

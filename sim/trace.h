@@ -6,6 +6,7 @@
 //           "CORE memory"   misses (request to data), WFE sleeps; instants for
 //                           snoops received, reservations lost, STXR failures,
 //                           SEV, wake-ups and their reason
+//           "CORE interrupts" tick and random-interrupt handlers
 //   lines   "LINE CORE"     the line's state in that core's L1 over time
 //   system  "event stream"  the generic timer's event-stream ticks
 // Flow arrows join a request leaving a core to the grant arriving at its L1.

@@ -586,7 +586,8 @@ TEST_F(Cli, TraceIsValidTraceEventJson) {
     expect_bad({"run", "--trace", "x.json", "--trace-window", "5ms:1ms"}, "the window ends before it starts");
     expect_bad({"run", "--trace-lines", "0x40"}, "--trace-window and --trace-lines need --trace FILE");
     const auto r = run({"run", "--duration", "300us", "--trace", "t.json", "-q", "--set",
-                        "workload.threads.1.cpu_relax=wfe_backoff", "--set", "workload.params.THRESHOLD=10"});
+                        "workload.threads.1.cpu_relax=wfe_backoff", "--set", "workload.params.THRESHOLD=10", "--set",
+                        "clusters.big.timing.irq_interval=50us", "--set", "clusters.big.timing.irq_handler=1us"});
     ASSERT_EQ(r.status, 0) << r.err;
     const json t = read_json("t.json");
     ASSERT_TRUE(t.contains("traceEvents"));
@@ -613,6 +614,12 @@ TEST_F(Cli, TraceIsValidTraceEventJson) {
         if (ph == "X") {
             ASSERT_TRUE(e.contains("dur")) << e.dump();
             EXPECT_GE(e["dur"].get<double>(), 0.0);
+            if (e["name"] == "interrupt handler") {
+                EXPECT_LE(e["dur"].get<double>(), 1.0 + 1e-9) << e.dump();  // irq_handler (clipped at the run's end)
+                if (ts + 1.0 < 300.0) {
+                    EXPECT_NEAR(e["dur"].get<double>(), 1.0, 1e-9) << e.dump();
+                }
+            }
         }
         if (ph == "s") ++starts[e["id"].get<std::uint64_t>()];
         if (ph == "f") ++ends[e["id"].get<std::uint64_t>()];
@@ -624,9 +631,11 @@ TEST_F(Cli, TraceIsValidTraceEventJson) {
     for (const auto& [track, ts] : last_ts) EXPECT_TRUE(names.count(track)) << "a track without a name";
     std::set<std::string> tracks;
     for (const auto& [k, v] : names) tracks.insert(v);
-    for (const char* want : {"little.2 memory", "big.3 memory", "big.3", "0x10000040 little.2", "0x10000040 big.3", "event stream"})
+    for (const char* want : {"little.2 memory", "big.3 memory", "big.3", "0x10000040 little.2", "0x10000040 big.3", "event stream",
+                             "big.3 interrupts"})
         EXPECT_TRUE(tracks.count(want)) << want;
-    for (const char* want : {"lock", "critical", "GetS", "Upg", "snoop", "STXR", "reservation", "asleep", "woken:", "event-stream"})
+    for (const char* want : {"lock", "critical", "GetS", "Upg", "snoop", "STXR", "reservation", "asleep", "woken:", "event-stream",
+                             "interrupt"})
         EXPECT_TRUE(seen.count(want)) << want;
     // A window and a line narrow it down.
     ASSERT_EQ(run({"run", "--duration", "300us", "--trace", "w.json", "-q", "--trace-window", "100us:150us", "--trace-lines",
