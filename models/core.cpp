@@ -387,7 +387,7 @@ void interrupt_alarm::fire() {
 }
 
 void interrupt_alarm::arrival_changed(duration t) {
-    if (!(t < m_armed)) return;
+    if (!(t < m_armed) || t.fs == ~std::uint64_t{0}) return;  // nothing earlier, or nothing to come
     m_armed = t;
     m_event.notify(kernel::to_sc({t.fs - kernel::now().fs}));
 }
