@@ -16,6 +16,14 @@ const std::vector<std::pair<core_type, const char*>>& cfg::enum_names<core_type>
     return l;
 }
 
+namespace {
+mem_request request(mem_request::kind_t kind, std::uint64_t addr, unsigned size, std::uint64_t value = 0) {
+    mem_request r;
+    r.kind = kind, r.addr = addr, r.size = size, r.value = value;
+    return r;
+}
+}  // namespace
+
 void core_params::apply_preset(core_type type) {
     // Every integer instruction of these cores issues in one cycle and the
     // result is ready the next (LLVM scheduling models: AArch64SchedA53,
@@ -63,6 +71,13 @@ void core_params::describe(cfg::struct_schema<core_params>& s) {
             "instruction uses its register; default: the core type's preset")
         .def(std::nullopt)
         .range(std::uint32_t{1}, std::uint32_t{memory_system::max_outstanding});
+    // Store buffers are not documented for these cores in a form we can use;
+    // 0 (no buffer) is what the calibration ran with.
+    s.param("store_buffer", &core_params::store_buffer,
+            "stores that may be in flight at once while the core goes on (a store buffer); 0: each store completes "
+            "before the next instruction")
+        .def(std::uint32_t{0})
+        .range(std::uint32_t{0}, std::uint32_t{memory_system::max_outstanding});
     // The architecture leaves WFE exit latency implementation defined
     // (arm-sync.md section 7.5); a handful of cycles to restart the pipeline
     // is our estimate until a measurement exists.
@@ -227,27 +242,46 @@ void core::wait_answered(const pending_load& p) {
 unsigned core::loads_missing() const {
     if (m_loads_active == 0) return 0;
     unsigned n = 0;
-    for (const auto& p : m_loads) n += p.active && !p.answered;
+    for (const auto& p : m_loads) n += p.active && !p.answered && !p.store;
     return n;
+}
+
+unsigned core::stores_in_flight() const { return m_stores_active; }
+
+void core::retire_stores() {
+    if (m_stores_active == 0) return;
+    for (auto& p : m_loads)
+        if (p.active && p.store && p.answered) p.active = false, --m_loads_active, --m_stores_active;
+}
+
+core::pending_load& core::claim_slot(std::uint64_t line, const std::function<bool()>& busy) {
+    sync();
+    retire_stores();
+    for (const auto& p : m_loads)
+        if (p.active && p.line == line) wait_answered(p);  // one access per line in flight
+    unsigned in_flight = 0;
+    for (const auto& p : m_loads) in_flight += p.active && !p.answered;
+    while (busy() || in_flight >= memory_system::max_outstanding) {
+        wait(m_mem_done);
+        kernel::count_event();
+        retire_stores();
+        in_flight = 0;
+        for (const auto& p : m_loads) in_flight += p.active && !p.answered;
+    }
+    retire_stores();
+    auto it = std::find_if(m_loads.begin(), m_loads.end(), [](const auto& p) { return !p.active; });
+    if (it == m_loads.end()) throw std::logic_error("core " + m_id + ": more than 32 loads waiting to be used");
+    sync();  // waiting above may have taken an interrupt
+    *it = pending_load{true, false, line, {}, false};
+    ++m_loads_active;
+    return *it;
 }
 
 unsigned core::load_async(std::uint64_t addr, unsigned size) {
     if (!m_mem) throw std::logic_error("core " + m_id + " has no memory system");
-    const std::uint64_t line = addr & ~std::uint64_t{63};
-    sync();
-    for (const auto& p : m_loads)
-        if (p.active && p.line == line) wait_answered(p);  // one access per line in flight
-    while (loads_missing() >= m_params.outstanding_misses.value_or(1)) {
-        wait(m_mem_done);
-        kernel::count_event();
-    }
-    auto it = std::find_if(m_loads.begin(), m_loads.end(), [](const auto& p) { return !p.active; });
-    if (it == m_loads.end()) throw std::logic_error("core " + m_id + ": more than 32 loads waiting to be used");
-    const unsigned ticket = static_cast<unsigned>(it - m_loads.begin());
-    sync();  // waiting above may have taken an interrupt
-    pending_load& p = m_loads[ticket];
-    p = pending_load{true, false, line, {}};
-    ++m_loads_active;
+    pending_load& p = claim_slot(addr & ~std::uint64_t{63},
+                                 [this] { return loads_missing() >= m_params.outstanding_misses.value_or(1); });
+    const unsigned ticket = static_cast<unsigned>(&p - m_loads.data());
     mem_request r;
     r.kind = mem_request::load, r.addr = addr, r.size = size;
     m_mem->access(m_agent, r, [this, ticket](const mem_response& resp) {
@@ -256,6 +290,26 @@ unsigned core::load_async(std::uint64_t addr, unsigned size) {
         m_mem_done.notify();
     });
     return ticket;
+}
+
+void core::store_buffered(std::uint64_t addr, std::uint64_t value, unsigned size) {
+    if (!m_mem) throw std::logic_error("core " + m_id + " has no memory system");
+    bool waited = false;
+    pending_load& p = claim_slot(addr & ~std::uint64_t{63}, [this, &waited] {
+        const bool full = stores_in_flight() >= m_params.store_buffer;
+        waited |= full;
+        return full;
+    });
+    m_store_buffer_full += waited;
+    ++m_stores_buffered;
+    p.store = true;
+    ++m_stores_active;
+    const unsigned slot = static_cast<unsigned>(&p - m_loads.data());
+    m_mem->access(m_agent, request(mem_request::store, addr, size, value), [this, slot](const mem_response& resp) {
+        m_loads[slot].resp = resp;
+        m_loads[slot].answered = true;
+        m_mem_done.notify();
+    });
 }
 
 std::uint64_t core::load_result(unsigned ticket) {
@@ -275,20 +329,18 @@ void core::drain_loads() {
         wait_answered(p);
         if (p.resp.done.fs > local_time().fs) m_ahead = {p.resp.done.fs - kernel::now().fs};
     }
+    retire_stores();  // buffered stores are done too
 }
-
-namespace {
-mem_request request(mem_request::kind_t kind, std::uint64_t addr, unsigned size, std::uint64_t value = 0) {
-    mem_request r;
-    r.kind = kind, r.addr = addr, r.size = size, r.value = value;
-    return r;
-}
-}  // namespace
 
 std::uint64_t core::load(std::uint64_t addr, unsigned size) { return access(request(mem_request::load, addr, size)).value; }
 
-void core::store(std::uint64_t addr, std::uint64_t value, unsigned size) {
-    access(request(mem_request::store, addr, size, value));
+void core::store(std::uint64_t addr, std::uint64_t value, unsigned size, bool release) {
+    if (!buffers_stores()) {
+        access(request(mem_request::store, addr, size, value));
+        return;
+    }
+    if (release) drain_loads();  // every earlier load and store performs first
+    store_buffered(addr, value, size);
 }
 
 std::uint64_t core::load_exclusive(std::uint64_t addr, unsigned size) {

@@ -28,9 +28,16 @@
 //     with mean gap `irq_interval`, each taken like a tick but costing
 //     `irq_handler`; the gaps are drawn from the core's own interrupt stream
 //     (seeded from the run's seed), so a run is deterministic.
-//   - memory accesses go to the memory system and take what it says; a store
-//     completes before the next instruction (no store buffer), so a barrier
-//     costs only `barrier_latency`.
+//   - memory accesses go to the memory system and take what it says. With
+//     `store_buffer` 0 a store completes before the next instruction and a
+//     barrier costs only `barrier_latency`. With N > 0 entries a plain store
+//     is issued and the core goes on: up to N stores perform in the
+//     background, in any order across lines (Armv8 orders neither stores nor
+//     loads to different addresses without a barrier); a store-release
+//     first waits for every earlier load and store; any other access to a
+//     line with a store in flight waits for that store (so the core reads
+//     its own writes; no store-to-load forwarding); DMB/DSB, LDAR,
+//     exclusives and atomics wait for all of them. A full buffer stalls.
 // Not modelled yet: per-instruction costs of a real pipeline (workloads).
 // A core without a program runs an idle loop `1: wfe; b 1b`.
 // Timing assumptions: a sleeping core costs no simulation event; each wake-up
@@ -68,6 +75,8 @@ struct core_params {
     std::optional<cycles> alu, branch, hint;
     // Plain loads (LDR) that may miss at once; unset = the core type's preset.
     std::optional<std::uint32_t> outstanding_misses;
+    // Stores that may be in flight at once; 0 = none (each completes first).
+    std::uint32_t store_buffer;
     cycles wfe_wake_latency;
     cycles barrier_latency;
     duration tick_period;   // 0 = no periodic interrupt
@@ -132,7 +141,10 @@ public:
     std::uint64_t load_result(unsigned ticket);
     // Waits until every load in flight has its data (tickets stay valid).
     void drain_loads();
-    void store(std::uint64_t addr, std::uint64_t value, unsigned size = 8);
+    // A store; `release` (STLR) first waits for every earlier access. With a
+    // store buffer it is issued and not waited for.
+    void store(std::uint64_t addr, std::uint64_t value, unsigned size = 8, bool release = false);
+    bool buffers_stores() const { return m_params.store_buffer > 0; }
     std::uint64_t load_exclusive(std::uint64_t addr, unsigned size = 8);
     bool store_exclusive(std::uint64_t addr, std::uint64_t value, unsigned size = 8);  // true: written
     std::uint64_t atomic(atomic_op op, std::uint64_t addr, std::uint64_t operand, unsigned size = 8,
@@ -177,9 +189,17 @@ private:
         bool active = false, answered = false;
         std::uint64_t line = 0;
         mem_response resp;
+        bool store = false;  // a buffered store: freed when done, not redeemed
     };
     std::vector<pending_load> m_loads = std::vector<pending_load>(32);
-    unsigned m_loads_active = 0;  // tickets not yet redeemed: 0 on the blocking path, which then skips the scan
+    unsigned m_loads_active = 0;  // slots in use (loads not yet redeemed, stores not yet retired): 0 on the blocking path, which then skips the scan
+    unsigned m_stores_active = 0;
+    unsigned stores_in_flight() const;
+    void retire_stores();  // frees the slots of stores that have performed
+    void store_buffered(std::uint64_t addr, std::uint64_t value, unsigned size);
+    // A free slot for an access to `line`: waits for an access to the same line
+    // in flight and, while `busy` holds, for any access to complete.
+    pending_load& claim_slot(std::uint64_t line, const std::function<bool()>& busy);
     void wait_answered(const pending_load& p);
     unsigned loads_missing() const;
     mem_response m_resp;
@@ -207,6 +227,8 @@ private:
     counter m_wake_interrupt{m_stats, "wakes_interrupt", "wake-ups caused by an interrupt"};
     counter m_interrupts{m_stats, "interrupts", "interrupts taken (scheduler ticks and random interrupts)"};
     counter m_random_interrupts{m_stats, "random_interrupts", "random interrupts taken (timing.irq_interval)"};
+    counter m_stores_buffered{m_stats, "stores_buffered", "stores issued into the store buffer (timing.store_buffer)"};
+    counter m_store_buffer_full{m_stats, "store_buffer_full", "stores that waited for a free store-buffer entry"};
 };
 
 // Wakes cores sleeping in WFE when their next interrupt (tick or random)

@@ -38,8 +38,9 @@
 //     (a transfer between them is served by the DSU, in the clusters' own
 //     hop latencies) and share an L3, a timing filter like the L2 with its
 //     latency in the DSU's clock.
-// Not modelled (yet): store buffers (a store completes before the next
-// instruction), instruction fetch.
+// Store buffers are the core's (models/core.h): here a store is an access
+// like any other, performed when the protocol lets it.
+// Not modelled (yet): instruction fetch.
 // Data values live in one functional memory read and written at the instant
 // an access performs in its L1; the protocol decides when that may happen.
 #pragma once

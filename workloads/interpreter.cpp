@@ -187,7 +187,10 @@ void interpreter::run_program() {
                 }
                 break;
             case op::ldar: set(i.rd, m_core.load(address(i), i.size), i.wide); break;
-            case op::str: case op::stlr: m_core.store(address(i), reg(i.rd), i.size); break;
+            case op::str: case op::stlr:
+                m_core.store(address(i), reg(i.rd), i.size, i.o == op::stlr);
+                if (m_core.buffers_stores()) m_core.work(m_costs.alu);  // the issue cycle; the store goes on alone
+                break;
             case op::ldxr: set(i.rd, m_core.load_exclusive(address(i), i.size), i.wide); break;
             case op::stxr: set(i.rs, m_core.store_exclusive(address(i), reg(i.rd), i.size) ? 0 : 1, false); break;
             case op::cas: set(i.rs, m_core.atomic(atomic_op::cas, address(i), reg(i.rd), i.size, reg(i.rs) & (i.size == 8 ? ~0ULL : (1ULL << (8 * i.size)) - 1)), i.wide); break;

@@ -83,6 +83,15 @@ TEST(RandomTester, EightCoresFalseSharingTinyCaches) {
     EXPECT_GE(r.ops, 100'000u);
 }
 
+TEST(RandomTester, StoreBuffersWithPlainStores) {
+    // Buffered plain stores to a falsely shared line among the RMW traffic:
+    // every invariant still holds, each core reads its own writes, and the
+    // line ends with each core's last store.
+    const auto r = run_random_tester(6'000, 3, {"clusters.little.timing.store_buffer=4", "clusters.big.timing.store_buffer=2"}, true);
+    EXPECT_EQ(r.failure, "");
+    EXPECT_EQ(r.finished, 8u);
+}
+
 TEST(LostUpdate, FarLdadd) {
     system_model sys(test_platform({"interconnect.far_atomics=true"}));
     std::vector<std::uint64_t> olds;

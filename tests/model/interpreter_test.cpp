@@ -297,6 +297,17 @@ TEST(LockLibrary, Qspinlock4) { lock_correctness("qspinlock", 2, 2, 200); }
 TEST(LockLibrary, Qspinlock8) { lock_correctness("qspinlock", 4, 4, 100); }
 TEST(LockLibrary, Qspinlock28) { lock_correctness("qspinlock", 14, 14, 30); }
 
+// With store buffers the critical section's counter store may still be in
+// flight when the core moves on: the locks' release stores (STLR) must order
+// it before the unlock, or the counter loses updates.
+const std::vector<std::string> buffered = {"clusters.little.timing.store_buffer=4", "clusters.big.timing.store_buffer=4"};
+TEST(LockLibrary, TicketLlsc4StoreBuffer) { lock_correctness("ticket_llsc", 2, 2, 300, buffered); }
+TEST(LockLibrary, TicketLse4StoreBuffer) { lock_correctness("ticket_lse", 2, 2, 300, buffered); }
+TEST(LockLibrary, Tas4StoreBuffer) { lock_correctness("tas", 2, 2, 200, buffered); }
+TEST(LockLibrary, TtasBackoff4StoreBuffer) { lock_correctness("ttas_backoff", 2, 2, 200, buffered); }
+TEST(LockLibrary, Mcs4StoreBuffer) { lock_correctness("mcs", 2, 2, 200, buffered); }
+TEST(LockLibrary, Qspinlock4StoreBuffer) { lock_correctness("qspinlock", 2, 2, 200, buffered); }
+
 TEST(CpuRelax, WfeBackoffSleepsOncePerThresholdCalls) {
     const auto v = relax_run("wfe_backoff");
     // 20 calls, threshold 5: 4 back-offs (calls 5, 10, 15, 20), each

@@ -24,9 +24,13 @@ struct random_result {
 };
 
 // 4 + 4 cores, 1 KiB 2-way L1s, 16 KiB L2s; 6 counters packed two to a line
-// on 3 lines, plus conflict lines that force evictions.
+// on 3 lines, plus conflict lines that force evictions. With `plain_stores`,
+// some of the conflict loads become plain stores of each core's own count to
+// its own word of one shared line (false sharing), each followed by a read
+// of it: the core must read its own latest write, and the line must end
+// with every core's last.
 inline random_result run_random_tester(unsigned ops_per_core, std::uint64_t seed,
-                                       const std::vector<std::string>& extra = {}) {
+                                       const std::vector<std::string>& extra = {}, bool plain_stores = false) {
     std::vector<std::string> sets = {"clusters.little.cores=4", "clusters.big.cores=4",
                                      "clusters.little.l1={size: 1KiB, ways: 2, hit_latency: 3cycles}",
                                      "clusters.big.l1={size: 1KiB, ways: 2, hit_latency: 3cycles}",
@@ -39,6 +43,8 @@ inline random_result run_random_tester(unsigned ops_per_core, std::uint64_t seed
     constexpr unsigned n_counters = 6;
     auto addr = [](unsigned i) { return 0x8000 + (i / 2) * 64 + (i % 2) * 8; };
     std::vector<std::uint64_t> increments(n_counters, 0);
+    std::vector<std::uint64_t> written(sys.cores().size(), 0);
+    auto own = [](unsigned agent) { return 0x9000 + agent * 8; };  // 8 cores: one line
     for (const auto& cp : sys.cores()) {
         core* cptr = const_cast<core*>(cp.get());
         const std::uint64_t core_seed = seed * 1000 + cptr->agent();
@@ -66,6 +72,12 @@ inline random_result run_random_tester(unsigned ops_per_core, std::uint64_t seed
                         std::uint64_t v = c.load(addr(k));
                         while (c.atomic(atomic_op::cas, addr(k), v + 1, 8, v) != v) v = c.load(addr(k));
                         ++increments[k];
+                    } else if (plain_stores && (rng() & 1)) {
+                        c.store(own(c.agent()), ++written[c.agent()]);
+                        c.work(cycles{rng() % 20});
+                        c.store(own(c.agent()), ++written[c.agent()]);  // a second store to the line in flight
+                        if (c.load(own(c.agent())) != written[c.agent()])
+                            res.failure = "core " + c.id() + " did not read its own last store";
                     } else {
                         c.load(0x10000 + (rng() % 64) * 512);  // conflict misses: evictions
                     }
@@ -87,6 +99,10 @@ inline random_result run_random_tester(unsigned ops_per_core, std::uint64_t seed
         if (sys.memory().peek(addr(k), 8) != increments[k])
             res.failure = "counter " + std::to_string(k) + " is " + std::to_string(sys.memory().peek(addr(k), 8)) +
                           " after " + std::to_string(increments[k]) + " increments";
+    for (unsigned a = 0; a < written.size() && res.failure.empty(); ++a)
+        if (sys.memory().peek(own(a), 8) != written[a])
+            res.failure = "core " + std::to_string(a) + "'s word is " + std::to_string(sys.memory().peek(own(a), 8)) +
+                          " after its last store of " + std::to_string(written[a]);
     res.transitions = sys.memory().transitions();
     return res;
 }
