@@ -277,8 +277,28 @@ core::pending_load& core::claim_slot(std::uint64_t line, const std::function<boo
     return *it;
 }
 
+int core::forward_from_store(std::uint64_t addr, unsigned size) {
+    if (m_stores_active == 0) return -1;
+    retire_stores();
+    const auto st = std::find_if(m_loads.begin(), m_loads.end(), [&](const auto& p) {
+        return p.active && p.store && p.addr <= addr && addr + size <= p.addr + p.size;
+    });
+    const auto slot = std::find_if(m_loads.begin(), m_loads.end(), [](const auto& p) { return !p.active; });
+    if (st == m_loads.end() || slot == m_loads.end()) return -1;
+    const unsigned shift = static_cast<unsigned>(8 * (addr - st->addr));
+    const std::uint64_t bytes = st->value >> shift;
+    mem_response r;
+    r.value = size >= 8 ? bytes : bytes & ((std::uint64_t{1} << (8 * size)) - 1);
+    r.done = m_clock.edge_after(local_time(), m_mem->l1_hit_latency(m_agent));
+    *slot = pending_load{true, true, addr & ~std::uint64_t{63}, r, false};
+    ++m_loads_active;
+    ++m_loads_forwarded;
+    return static_cast<int>(slot - m_loads.begin());
+}
+
 unsigned core::load_async(std::uint64_t addr, unsigned size) {
     if (!m_mem) throw std::logic_error("core " + m_id + " has no memory system");
+    if (const int t = forward_from_store(addr, size); t >= 0) return static_cast<unsigned>(t);
     pending_load& p = claim_slot(addr & ~std::uint64_t{63},
                                  [this] { return loads_missing() >= m_params.outstanding_misses.value_or(1); });
     const unsigned ticket = static_cast<unsigned>(&p - m_loads.data());
@@ -302,7 +322,7 @@ void core::store_buffered(std::uint64_t addr, std::uint64_t value, unsigned size
     });
     m_store_buffer_full += waited;
     ++m_stores_buffered;
-    p.store = true;
+    p.store = true, p.addr = addr, p.value = value, p.size = size;
     ++m_stores_active;
     const unsigned slot = static_cast<unsigned>(&p - m_loads.data());
     m_mem->access(m_agent, request(mem_request::store, addr, size, value), [this, slot](const mem_response& resp) {

@@ -34,10 +34,11 @@
 //     is issued and the core goes on: up to N stores perform in the
 //     background, in any order across lines (Armv8 orders neither stores nor
 //     loads to different addresses without a barrier); a store-release
-//     first waits for every earlier load and store; any other access to a
-//     line with a store in flight waits for that store (so the core reads
-//     its own writes; no store-to-load forwarding); DMB/DSB, LDAR,
-//     exclusives and atomics wait for all of them. A full buffer stalls.
+//     first waits for every earlier load and store; a plain load (LDR) whose
+//     bytes a store in flight wholly covers takes them from it (store-to-load
+//     forwarding, in l1.hit_latency cycles); any other access to a line with
+//     a store in flight waits for that store; DMB/DSB, LDAR, exclusives and
+//     atomics wait for all of them. A full buffer stalls.
 // Not modelled yet: per-instruction costs of a real pipeline (workloads).
 // A core without a program runs an idle loop `1: wfe; b 1b`.
 // Timing assumptions: a sleeping core costs no simulation event; each wake-up
@@ -190,6 +191,8 @@ private:
         std::uint64_t line = 0;
         mem_response resp;
         bool store = false;  // a buffered store: freed when done, not redeemed
+        std::uint64_t addr = 0, value = 0;  // a store's bytes, for forwarding
+        unsigned size = 0;
     };
     std::vector<pending_load> m_loads = std::vector<pending_load>(32);
     unsigned m_loads_active = 0;  // slots in use (loads not yet redeemed, stores not yet retired): 0 on the blocking path, which then skips the scan
@@ -229,6 +232,10 @@ private:
     counter m_random_interrupts{m_stats, "random_interrupts", "random interrupts taken (timing.irq_interval)"};
     counter m_stores_buffered{m_stats, "stores_buffered", "stores issued into the store buffer (timing.store_buffer)"};
     counter m_store_buffer_full{m_stats, "store_buffer_full", "stores that waited for a free store-buffer entry"};
+    counter m_loads_forwarded{m_stats, "loads_forwarded", "loads served from a store in flight (store-to-load forwarding)"};
+    // A load whose bytes a store in flight wholly covers: a ticket already
+    // answered with them, or -1.
+    int forward_from_store(std::uint64_t addr, unsigned size);
 };
 
 // Wakes cores sleeping in WFE when their next interrupt (tick or random)

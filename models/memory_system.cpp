@@ -1142,6 +1142,8 @@ void memory_system::access(unsigned agent, const mem_request& r, std::function<v
     m->access(agent, r, std::move(done));
 }
 
+cycles memory_system::l1_hit_latency(unsigned agent) const { return m->clusters.at(m->l1s.at(agent)->cluster)->p.l1.hit_latency; }
+
 std::uint64_t memory_system::peek(std::uint64_t addr, unsigned size) const { return m->read(addr, size); }
 void memory_system::poke(std::uint64_t addr, unsigned size, std::uint64_t value) { m->write(addr, size, value); }
 

@@ -210,6 +210,9 @@ public:
     // keeps to its own limit, at most max_outstanding).
     void access(unsigned agent, const mem_request& r, std::function<void(const mem_response&)> done);
 
+    // Load-to-use cycles of an L1 hit at `agent` (its cluster's l1.hit_latency).
+    cycles l1_hit_latency(unsigned agent) const;
+
     // Functional memory, for setting up and checking workloads.
     std::uint64_t peek(std::uint64_t addr, unsigned size) const;
     void poke(std::uint64_t addr, unsigned size, std::uint64_t value);

@@ -120,3 +120,36 @@ TEST(StoreBuffer, AFullBufferStalls) {
     EXPECT_EQ(sys.memory().peek(D, 8), 1u);
     EXPECT_EQ(sys.memory().peek(F, 8), 1u);
 }
+
+TEST(StoreBuffer, APlainLoadTakesItsBytesFromAStoreInFlight) {
+    // Store-to-load forwarding: a load the store wholly covers gets the bytes
+    // in l1.hit_latency (3 cycles here) without waiting for the store's miss;
+    // a load reaching past the store waits for it.
+    system_model sys(test_platform({"clusters.little.timing.store_buffer=2"}));
+    duration t0, t1, t2, t3;
+    std::uint64_t whole = 0, part = 0, past = 0;
+    sys.find_core("big.0")->set_program([](core& c) {
+        c.store(D, 9);
+        c.store(F, 9);
+    });
+    sys.find_core("little.0")->set_program([&](core& c) {
+        c.work(cycles{4000});
+        c.store(D, 0x1122334455667788ULL);  // misses: big.0 has the line
+        t0 = c.local_time();
+        whole = c.load_result(c.load_async(D, 8));
+        t1 = c.local_time();
+        part = c.load_result(c.load_async(D + 2, 2));  // bytes 2..3, little-endian
+        c.store(F + 8, 0xabcd, 2);                      // misses too
+        t2 = c.local_time();
+        past = c.load_result(c.load_async(F + 8, 4));   // 4 bytes from a 2-byte store: waits
+        t3 = c.local_time();
+    });
+    run_for_fs(20 * us);
+    const clock_domain& clk = sys.find_core("little.0")->clock();
+    EXPECT_EQ(whole, 0x1122334455667788ULL);
+    EXPECT_EQ(t1.fs, clk.edge_after(t0, cycles{3}).fs);
+    EXPECT_EQ(part, 0x5566u);
+    EXPECT_EQ(past, 0xabcdu);
+    EXPECT_GT(t3.fs, t2.fs + 150 * ns);
+    EXPECT_EQ(group_stats(sys.find_core("little.0")->stats()).counters.at("loads_forwarded"), 2u);
+}

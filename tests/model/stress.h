@@ -76,7 +76,9 @@ inline random_result run_random_tester(unsigned ops_per_core, std::uint64_t seed
                         c.store(own(c.agent()), ++written[c.agent()]);
                         c.work(cycles{rng() % 20});
                         c.store(own(c.agent()), ++written[c.agent()]);  // a second store to the line in flight
-                        if (c.load(own(c.agent())) != written[c.agent()])
+                        // A plain load (forwarded from the buffer when the store is in flight), then a blocking one.
+                        if (c.load_result(c.load_async(own(c.agent()))) != written[c.agent()] ||
+                            c.load(own(c.agent())) != written[c.agent()])
                             res.failure = "core " + c.id() + " did not read its own last store";
                     } else {
                         c.load(0x10000 + (rng() % 64) * 512);  // conflict misses: evictions
