@@ -174,6 +174,7 @@ void core::seed_interrupts(std::uint64_t seed) {
 }
 
 void core::take_due_interrupts() {
+    if (next_interrupt().fs == ~std::uint64_t{0}) return;  // no interrupts: no clock read on every access
     duration local = local_time();
     if (local < next_interrupt()) return;  // the common case: nothing due
     while (!(local < next_interrupt())) {
@@ -239,14 +240,12 @@ void core::wait_answered(const pending_load& p) {
     }
 }
 
-unsigned core::loads_missing() const {
+unsigned core::in_flight(bool loads_only) const {
     if (m_loads_active == 0) return 0;
     unsigned n = 0;
-    for (const auto& p : m_loads) n += p.active && !p.answered && !p.store;
+    for (const auto& p : m_loads) n += p.active && !p.answered && !(loads_only && p.store);
     return n;
 }
-
-unsigned core::stores_in_flight() const { return m_stores_active; }
 
 void core::retire_stores() {
     if (m_stores_active == 0) return;
@@ -256,19 +255,14 @@ void core::retire_stores() {
 
 core::pending_load& core::claim_slot(std::uint64_t line, const std::function<bool()>& busy) {
     sync();
-    retire_stores();
     for (const auto& p : m_loads)
         if (p.active && p.line == line) wait_answered(p);  // one access per line in flight
-    unsigned in_flight = 0;
-    for (const auto& p : m_loads) in_flight += p.active && !p.answered;
-    while (busy() || in_flight >= memory_system::max_outstanding) {
+    retire_stores();  // frees slots, and store-buffer entries for busy()
+    while (busy() || in_flight(false) >= memory_system::max_outstanding) {
         wait(m_mem_done);
         kernel::count_event();
         retire_stores();
-        in_flight = 0;
-        for (const auto& p : m_loads) in_flight += p.active && !p.answered;
     }
-    retire_stores();
     auto it = std::find_if(m_loads.begin(), m_loads.end(), [](const auto& p) { return !p.active; });
     if (it == m_loads.end()) throw std::logic_error("core " + m_id + ": more than 32 loads waiting to be used");
     sync();  // waiting above may have taken an interrupt
@@ -300,23 +294,25 @@ unsigned core::load_async(std::uint64_t addr, unsigned size) {
     if (!m_mem) throw std::logic_error("core " + m_id + " has no memory system");
     if (const int t = forward_from_store(addr, size); t >= 0) return static_cast<unsigned>(t);
     pending_load& p = claim_slot(addr & ~std::uint64_t{63},
-                                 [this] { return loads_missing() >= m_params.outstanding_misses.value_or(1); });
-    const unsigned ticket = static_cast<unsigned>(&p - m_loads.data());
-    mem_request r;
-    r.kind = mem_request::load, r.addr = addr, r.size = size;
-    m_mem->access(m_agent, r, [this, ticket](const mem_response& resp) {
-        m_loads[ticket].resp = resp;
-        m_loads[ticket].answered = true;
+                                 [this] { return in_flight(true) >= m_params.outstanding_misses.value_or(1); });
+    return issue(p, request(mem_request::load, addr, size));
+}
+
+unsigned core::issue(pending_load& p, const mem_request& r) {
+    const unsigned slot = static_cast<unsigned>(&p - m_loads.data());
+    m_mem->access(m_agent, r, [this, slot](const mem_response& resp) {
+        m_loads[slot].resp = resp;
+        m_loads[slot].answered = true;
         m_mem_done.notify();
     });
-    return ticket;
+    return slot;
 }
 
 void core::store_buffered(std::uint64_t addr, std::uint64_t value, unsigned size) {
     if (!m_mem) throw std::logic_error("core " + m_id + " has no memory system");
     bool waited = false;
     pending_load& p = claim_slot(addr & ~std::uint64_t{63}, [this, &waited] {
-        const bool full = stores_in_flight() >= m_params.store_buffer;
+        const bool full = m_stores_active >= m_params.store_buffer;
         waited |= full;
         return full;
     });
@@ -324,12 +320,7 @@ void core::store_buffered(std::uint64_t addr, std::uint64_t value, unsigned size
     ++m_stores_buffered;
     p.store = true, p.addr = addr, p.value = value, p.size = size;
     ++m_stores_active;
-    const unsigned slot = static_cast<unsigned>(&p - m_loads.data());
-    m_mem->access(m_agent, request(mem_request::store, addr, size, value), [this, slot](const mem_response& resp) {
-        m_loads[slot].resp = resp;
-        m_loads[slot].answered = true;
-        m_mem_done.notify();
-    });
+    issue(p, request(mem_request::store, addr, size, value));
 }
 
 std::uint64_t core::load_result(unsigned ticket) {

@@ -197,14 +197,16 @@ private:
     std::vector<pending_load> m_loads = std::vector<pending_load>(32);
     unsigned m_loads_active = 0;  // slots in use (loads not yet redeemed, stores not yet retired): 0 on the blocking path, which then skips the scan
     unsigned m_stores_active = 0;
-    unsigned stores_in_flight() const;
+    // Slots whose access is still in flight (loads only, or loads and stores).
+    unsigned in_flight(bool loads_only) const;
+    // Starts the access of a claimed slot; its answer marks the slot. Returns the slot.
+    unsigned issue(pending_load& p, const mem_request& r);
     void retire_stores();  // frees the slots of stores that have performed
     void store_buffered(std::uint64_t addr, std::uint64_t value, unsigned size);
     // A free slot for an access to `line`: waits for an access to the same line
     // in flight and, while `busy` holds, for any access to complete.
     pending_load& claim_slot(std::uint64_t line, const std::function<bool()>& busy);
     void wait_answered(const pending_load& p);
-    unsigned loads_missing() const;
     mem_response m_resp;
     bool m_resp_ready = false;
 
