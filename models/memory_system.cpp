@@ -300,7 +300,6 @@ struct memory_system::impl {
         ++counts.cache[static_cast<std::size_t>(s)][static_cast<std::size_t>(e)];
         return protocol::cache_transition(s, e);
     }
-    void count_home(hstate s, hevent e) { ++counts.home[static_cast<std::size_t>(s)][static_cast<std::size_t>(e)]; }
     std::unordered_map<std::uint64_t, std::uint64_t> words;
     // One interconnect (and memory) per socket: its channels' busy-until times.
     struct socket_ports {
@@ -338,8 +337,9 @@ struct memory_system::impl {
     static void explain(std::uint64_t line, const std::string& text) {
         if (explaining(line)) g_explain->note(kernel::now(), text);
     }
-    // The home serves a request for a line: one transaction.
-    void explain_home(std::uint64_t line, hstate before, hevent ev, const home_cell& cell, const request_msg& m) {
+    // The home serves a request for a line (one cell of its table): counted, and explained.
+    void served(std::uint64_t line, hstate before, hevent ev, const home_cell& cell, const request_msg& m) {
+        ++counts.home[static_cast<std::size_t>(before)][static_cast<std::size_t>(ev)];
         if (!explaining(line)) return;
         g_explain->served();
         const l1& c = *l1s[m.agent];
@@ -741,8 +741,7 @@ struct memory_system::impl {
         cluster& cl = *clusters[k];
         if (m.r >= request::PutS) {
             ++h.traffic.puts;
-            count_home(h.e.state, ev);
-            explain_home(m.line, h.e.state, ev, cell, m);
+            served(m.line, h.e.state, ev, cell, m);
             h.e.apply(cell, static_cast<int>(m.agent), false);
             fill_shared(k, m.line);
             const unsigned agent = m.agent;
@@ -753,8 +752,7 @@ struct memory_system::impl {
         }
         if (cell.grant_clean == grant::Excl_Fail) {
             ++h.traffic.exclusive_fails;
-            count_home(h.e.state, ev);
-            explain_home(m.line, h.e.state, ev, cell, m);
+            served(m.line, h.e.state, ev, cell, m);
             // No transaction: the answer goes straight back (no data).
             const unsigned agent = m.agent;
             const std::uint64_t line = m.line;
@@ -777,8 +775,7 @@ struct memory_system::impl {
         }
         // The line is ours until the requester's Unblock.
         h.busy = true;
-        count_home(h.e.state, ev);
-        explain_home(m.line, h.e.state, ev, cell, m);
+        served(m.line, h.e.state, ev, cell, m);
         ++(m.r == request::GetS ? h.traffic.gets : m.r == request::GetM ? h.traffic.getm : h.traffic.upgrades);
         if (socket_of[k] != home_socket(m.line)) ++h.traffic.cross_socket;
         transaction& tx = h.tx;

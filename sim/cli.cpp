@@ -166,6 +166,17 @@ private:
     bool m_drawn = false;
 };
 
+// An address given on the command line (0x... or decimal), or a usage error naming the option.
+std::uint64_t parse_address(const std::string& text, const std::string& option) {
+    try {
+        std::size_t used = 0;
+        const std::uint64_t addr = std::stoull(text, &used, 0);
+        if (used == text.size()) return addr;
+    } catch (const std::exception&) {
+    }
+    throw usage_error(option + ": '" + text + "' is not an address (expected e.g. 0x10000040)");
+}
+
 // The trace recorder for --trace: its window and its lines.
 std::unique_ptr<trace_recorder> make_trace(const system_model& sys, const platform_config& cfg, const std::string& window,
                                            const std::string& lines) {
@@ -184,16 +195,7 @@ std::unique_ptr<trace_recorder> make_trace(const system_model& sys, const platfo
     auto t = std::make_unique<trace_recorder>(from, to);
     if (!lines.empty()) {
         std::stringstream ss(lines);
-        for (std::string a; std::getline(ss, a, ',');) {
-            try {
-                std::size_t used = 0;
-                const std::uint64_t addr = std::stoull(a, &used, 0);
-                if (used != a.size()) throw std::invalid_argument(a);
-                t->trace_line(addr & ~std::uint64_t{63});
-            } catch (const std::exception&) {
-                throw usage_error("--trace-lines: '" + a + "' is not an address (expected e.g. 0x10000040)");
-            }
-        }
+        for (std::string a; std::getline(ss, a, ',');) t->trace_line(parse_address(a, "--trace-lines") & ~std::uint64_t{63});
     } else {
         for (const auto& th : sys.threads())
             for (const auto& sym : th->program().symbols)
@@ -265,15 +267,7 @@ int cmd_run(const std::vector<std::string>& args) {
     g_trace = trace.get();
     std::unique_ptr<explainer> explain;
     if (!explain_line.empty()) {
-        std::uint64_t addr = 0;
-        try {
-            std::size_t used = 0;
-            addr = std::stoull(explain_line, &used, 0);
-            if (used != explain_line.size()) throw std::invalid_argument(explain_line);
-        } catch (const std::exception&) {
-            throw usage_error("--explain: '" + explain_line + "' is not an address (expected e.g. 0x10000040)");
-        }
-        explain = std::make_unique<explainer>(addr & ~std::uint64_t{63}, explain_count);
+        explain = std::make_unique<explainer>(parse_address(explain_line, "--explain") & ~std::uint64_t{63}, explain_count);
     }
     g_explain = explain.get();
 
