@@ -425,14 +425,8 @@ int cmd_protocol(const std::vector<std::string>& args) {
         if (!j.contains("protocol_transitions"))
             throw usage_error("--counts " + counts_file + ": no \"protocol_transitions\" (expected a result.json of cohsim run)");
         const json& t = j["protocol_transitions"];
-        for (std::size_t s = 0; s < cc.size(); ++s)
-            for (std::size_t e = 0; e < cc[s].size(); ++e)
-                cc[s][e] = t["cache"].value(protocol::name(static_cast<protocol::cstate>(s)), json::object())
-                               .value(protocol::name(static_cast<protocol::cevent>(e)), std::uint64_t{0});
-        for (std::size_t s = 0; s < hc.size(); ++s)
-            for (std::size_t e = 0; e < hc[s].size(); ++e)
-                hc[s][e] = t["home"].value(protocol::name(static_cast<protocol::hstate>(s)), json::object())
-                               .value(protocol::name(static_cast<protocol::hevent>(e)), std::uint64_t{0});
+        counts_from_json<protocol::cstate, protocol::cevent>(t.value("cache", json::object()), cc);
+        counts_from_json<protocol::hstate, protocol::hevent>(t.value("home", json::object()), hc);
     }
     std::cout << "# The MOESI protocol of cohsim " << version << "\n\n"
               << "## Cache controller (every L1)\n\n"

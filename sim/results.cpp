@@ -253,18 +253,8 @@ json make_result(const system_model& sys, const run_outcome& run, const std::str
     j["lines"] = std::move(lines);
     // How often each protocol-table cell ran (cohsim protocol --counts reads it).
     const auto& tc = sys.memory().transitions();
-    json proto = {{"cache", json::object()}, {"home", json::object()}};
-    for (std::size_t st = 0; st < tc.cache.size(); ++st)
-        for (std::size_t ev = 0; ev < tc.cache[st].size(); ++ev)
-            if (tc.cache[st][ev])
-                proto["cache"][protocol::name(static_cast<protocol::cstate>(st))][protocol::name(static_cast<protocol::cevent>(ev))] =
-                    tc.cache[st][ev];
-    for (std::size_t st = 0; st < tc.home.size(); ++st)
-        for (std::size_t ev = 0; ev < tc.home[st].size(); ++ev)
-            if (tc.home[st][ev])
-                proto["home"][protocol::name(static_cast<protocol::hstate>(st))][protocol::name(static_cast<protocol::hevent>(ev))] =
-                    tc.home[st][ev];
-    j["protocol_transitions"] = std::move(proto);
+    j["protocol_transitions"] = {{"cache", counts_json<protocol::cstate, protocol::cevent>(tc.cache)},
+                                 {"home", counts_json<protocol::hstate, protocol::hevent>(tc.home)}};
     json comps;
     json timer;
     timer["event_stream_period_ns"] = sys.timer().event_time(1).ns();

@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "models/coherence_protocol.h"
 #include "sim/config_tree.h"
 #include "sim/runner.h"
 #include "sim/system.h"
@@ -21,6 +22,24 @@ extern const char* const version;
 json to_json(const cfg::node& n);
 
 json make_result(const system_model& sys, const run_outcome& run, const std::string& config_source);
+
+// A protocol table's per-cell counts as {STATE: {EVENT: count}}, non-zero
+// cells only ("protocol_transitions" in the result JSON), and back.
+template <class State, class Event, class Table>
+json counts_json(const Table& t) {
+    json out = json::object();
+    for (std::size_t s = 0; s < t.size(); ++s)
+        for (std::size_t e = 0; e < t[s].size(); ++e)
+            if (t[s][e]) out[protocol::name(static_cast<State>(s))][protocol::name(static_cast<Event>(e))] = t[s][e];
+    return out;
+}
+template <class State, class Event, class Table>
+void counts_from_json(const json& j, Table& t) {
+    for (std::size_t s = 0; s < t.size(); ++s)
+        for (std::size_t e = 0; e < t[s].size(); ++e)
+            t[s][e] = j.value(protocol::name(static_cast<State>(s)), json::object())
+                          .value(protocol::name(static_cast<Event>(e)), std::uint64_t{0});
+}
 std::string format_table(const system_model& sys, const run_outcome& run);
 // One row per core (schema in README.md, "Results").
 std::string format_csv(const system_model& sys, const run_outcome& run);
