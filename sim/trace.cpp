@@ -70,17 +70,12 @@ std::uint64_t trace_recorder::flow_start(group g, const std::string& track, dura
 void trace_recorder::flow_end(group g, const std::string& track, duration t, std::uint64_t id) {
     auto it = m_flow_started.find(id);
     if (it == m_flow_started.end()) return;
+    // An end outside the trace leaves the flow open: write() drops its start,
+    // so the arrows that remain are all paired.
+    if (it->second && (!keep(t, t) || m_events.size() >= m_max)) return;
     const bool started = it->second;
     m_flow_started.erase(it);
-    if (!started || !keep(t, t) || m_events.size() >= m_max) {
-        // Keep flows paired: drop the start that has no end in the trace.
-        if (started)
-            m_events.erase(std::remove_if(m_events.begin(), m_events.end(),
-                                          [&](const event& e) { return e.ph == "s" && e.id == id; }),
-                           m_events.end());
-        return;
-    }
-    add({"request", "f", static_cast<int>(g) + 1, tid_of(g, track), us(t), 0, id});
+    if (started) add({"request", "f", static_cast<int>(g) + 1, tid_of(g, track), us(t), 0, id});
 }
 
 void trace_recorder::line_state(std::uint64_t line, const std::string& core, const std::string& state, duration t) {
@@ -96,12 +91,10 @@ std::string trace_recorder::write(const std::string& path, duration end) {
         if (!open.state.empty() && open.state != "I")
             slice(group::lines, hex_line(key.first) + " " + key.second, open.state, open.since, end);
     m_line_state.clear();
-    // Flows whose end never came: drop their starts.
-    for (const auto& [id, started] : m_flow_started)
-        if (started)
-            m_events.erase(std::remove_if(m_events.begin(), m_events.end(),
-                                          [&, id = id](const event& e) { return e.ph == "s" && e.id == id; }),
-                           m_events.end());
+    // Flows whose end is not in the trace: drop their starts (one pass).
+    m_events.erase(std::remove_if(m_events.begin(), m_events.end(),
+                                  [&](const event& e) { return e.ph == "s" && m_flow_started.count(e.id); }),
+                   m_events.end());
     m_flow_started.clear();
     std::stable_sort(m_events.begin(), m_events.end(), [](const event& a, const event& b) {
         return a.pid != b.pid ? a.pid < b.pid : a.tid != b.tid ? a.tid < b.tid : a.ts < b.ts;
