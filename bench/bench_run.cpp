@@ -12,10 +12,10 @@
 #include <vector>
 
 #include "sim/log.h"
-#include "sim/platform.h"
-#include "sim/results.h"
+#include "app/platform.h"
+#include "app/results.h"
 #include "sim/runner.h"
-#include "sim/system.h"
+#include "app/system.h"
 
 int sc_main(int argc, char* argv[]) {
     using namespace cohsim;

@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "sim/kernel.h"
-#include "sim/trace.h"
 
 namespace cohsim {
 
@@ -185,8 +184,8 @@ void core::take_due_interrupts() {
         if (local < due) local = due;
         const duration entry = local;
         local.fs += (tick ? m_params.tick_handler : m_params.irq_handler).fs;
-        if (g_trace)
-            g_trace->slice(trace_recorder::group::cores, m_id + " interrupts", tick ? "tick handler" : "interrupt handler",
+        if (m_obs.trace)
+            m_obs.trace->slice(timeline_observer::group::cores, m_id + " interrupts", tick ? "tick handler" : "interrupt handler",
                            entry, local);
         due.fs += tick ? m_params.tick_period.fs : m_irq_random.exponential(m_params.irq_interval.fs);
         m_event_register = true;  // the exception return is a WFE wake-up event ...
@@ -378,7 +377,7 @@ void core::barrier() {
 
 void core::sev() {
     sync();
-    if (g_trace) g_trace->instant(trace_recorder::group::cores, m_id + " memory", "SEV", kernel::now());
+    if (m_obs.trace) m_obs.trace->instant(timeline_observer::group::cores, m_id + " memory", "SEV", kernel::now());
     if (m_all)
         for (core* c : *m_all) c->signal_event(wake_reason::sev);
 }
@@ -396,9 +395,9 @@ void core::wfe() {
     wait(m_wake);
     kernel::count_event();
     m_last_wake = kernel::now();
-    if (g_trace) {
-        g_trace->slice(trace_recorder::group::cores, m_id + " memory", "asleep (WFE)", m_sleep_start, kernel::now());
-        g_trace->instant(trace_recorder::group::cores, m_id + " memory", std::string("woken: ") + m_wake_why, kernel::now());
+    if (m_obs.trace) {
+        m_obs.trace->slice(timeline_observer::group::cores, m_id + " memory", "asleep (WFE)", m_sleep_start, kernel::now());
+        m_obs.trace->instant(timeline_observer::group::cores, m_id + " memory", std::string("woken: ") + m_wake_why, kernel::now());
     }
     m_asleep_total.fs += kernel::now().fs - m_sleep_start.fs;
     m_asleep = false;

@@ -56,6 +56,7 @@
 
 #include "models/memory_system.h"
 #include "sim/clock_domain.h"
+#include "sim/observer.h"
 #include "sim/random.h"
 #include "sim/schema.h"
 #include "sim/stats.h"
@@ -128,6 +129,8 @@ public:
     void connect(memory_system* mem, unsigned agent, const std::vector<core*>* all_cores);
     // Who wakes this core from WFE at its interrupt arrivals.
     void set_alarm(interrupt_alarm* a) { m_alarm = a; }
+    // Who watches: the timeline (interrupts, WFE sleeps, SEV).
+    void observe(const observers& o) { m_obs = o; }
     unsigned agent() const { return m_agent; }
 
     // ---- operations, called by the program on the core's own thread ----
@@ -214,6 +217,7 @@ private:
     duration m_next_irq{~std::uint64_t{0}};
     random_stream m_irq_random;
     interrupt_alarm* m_alarm = nullptr;
+    observers m_obs;
 
     bool m_event_register = false;
     bool m_asleep = false;

@@ -1,7 +1,5 @@
 #include "models/generic_timer.h"
 
-#include "sim/trace.h"
-
 #include "models/core.h"
 #include "sim/kernel.h"
 
@@ -51,7 +49,7 @@ void generic_timer::schedule_next() {
 void generic_timer::tick() {
     kernel::count_event();
     ++m_ticks;
-    if (g_trace) g_trace->instant(trace_recorder::group::system, "event stream", "event-stream tick", kernel::now());
+    if (m_obs.trace) m_obs.trace->instant(timeline_observer::group::system, "event stream", "event-stream tick", kernel::now());
     for (core* c : m_cores) c->signal_event(wake_reason::event_stream);
     ++m_next;
     schedule_next();

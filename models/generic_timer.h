@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "sim/clock_domain.h"
+#include "sim/observer.h"
 #include "sim/schema.h"
 #include "sim/stats.h"
 
@@ -40,6 +41,8 @@ public:
     generic_timer(const sc_core::sc_module_name& name, const generic_timer_params& params);
 
     void subscribe(core* c) { m_cores.push_back(c); }
+    // Who watches: the timeline (each event-stream tick).
+    void observe(const observers& o) { m_obs = o; }
 
     // Counter ticks between two stream events: 2^(EVNTI+1) (0 when the
     // period is set directly).
@@ -62,6 +65,7 @@ private:
     std::vector<core*> m_cores;
     std::uint64_t m_next = 1;
     sc_core::sc_event m_event;
+    observers m_obs;
 
     stat_group m_stats{"timer"};
     counter m_ticks{m_stats, "event_stream_ticks", "event-stream events broadcast to all cores"};

@@ -1,8 +1,5 @@
 #include "models/memory_system.h"
 
-#include "sim/explain.h"
-#include "sim/trace.h"
-
 #include <algorithm>
 #include <sstream>
 #include <stdexcept>
@@ -314,6 +311,7 @@ struct memory_system::impl {
     unsigned sockets = 1;
     unsigned rr_last = 0;
     bool checking = false;
+    observers obs;
 
     // ---- --explain ----
     static std::string op_name(const mem_request& r) {
@@ -333,15 +331,15 @@ struct memory_system::impl {
         }
         return "?";
     }
-    static bool explaining(std::uint64_t line) { return g_explain && g_explain->wants(line); }
-    static void explain(std::uint64_t line, const std::string& text) {
-        if (explaining(line)) g_explain->note(kernel::now(), text);
+    bool explaining(std::uint64_t line) const { return obs.explain && obs.explain->wants(line); }
+    void explain(std::uint64_t line, const std::string& text) {
+        if (explaining(line)) obs.explain->note(kernel::now(), text);
     }
     // The home serves a request for a line (one cell of its table): counted, and explained.
     void served(std::uint64_t line, hstate before, hevent ev, const home_cell& cell, const request_msg& m) {
         ++counts.home[static_cast<std::size_t>(before)][static_cast<std::size_t>(ev)];
         if (!explaining(line)) return;
-        g_explain->served();
+        obs.explain->served();
         const l1& c = *l1s[m.agent];
         explain(line, std::string("home (") + (m.at_ic ? "interconnect" : c.core.substr(0, c.core.find('.')) + " SCU") +
                           ") in " + protocol::name(before) + " serves " + protocol::name(ev) + " from " + c.core + ": " +
@@ -350,8 +348,8 @@ struct memory_system::impl {
 
     // The trace's line tracks: every L1's state of a traced line, now.
     void trace_line(std::uint64_t line) {
-        if (!g_trace || !g_trace->traces_line(line)) return;
-        for (const auto& c : l1s) g_trace->line_state(line, c->core, protocol::name(c->state_of(line)), kernel::now());
+        if (!obs.trace || !obs.trace->traces_line(line)) return;
+        for (const auto& c : l1s) obs.trace->line_state(line, c->core, protocol::name(c->state_of(line)), kernel::now());
     }
 
     void check_line(std::uint64_t line) {
@@ -477,7 +475,7 @@ struct memory_system::impl {
             // The local monitor is open: fail without touching memory.
             c.mon.store_exclusive(r.addr);
             ++c.stxr_fail;
-            if (g_trace) g_trace->instant(trace_recorder::group::cores, c.core + " memory", "STXR fails: no reservation", now);
+            if (obs.trace) obs.trace->instant(timeline_observer::group::cores, c.core + " memory", "STXR fails: no reservation", now);
             explain(line_of(r.addr), c.core + " STXR: no reservation (the local monitor is open) → fails at once");
             finish(c, o, mem_response{0, false, in_cluster(c.cluster, now, clusters[c.cluster]->p.l1.hit_latency)});
             return;
@@ -519,8 +517,8 @@ struct memory_system::impl {
         return o.ev;
     }
 
-    static void finish(l1& c, l1::op& o, const mem_response& resp) {
-        if (g_trace && o.missed) g_trace->slice(trace_recorder::group::cores, c.core + " memory", o.what, o.issued_at, resp.done);
+    void finish(l1& c, l1::op& o, const mem_response& resp) {
+        if (obs.trace && o.missed) obs.trace->slice(timeline_observer::group::cores, c.core + " memory", o.what, o.issued_at, resp.done);
         o.missed = false;
         o.active = false;
         auto done = std::move(o.done);
@@ -565,11 +563,11 @@ struct memory_system::impl {
         if (explaining(line))
             explain(line, c.core + " " + op_name(o.req) + " misses in " + protocol::name(st) + " → " + protocol::name(cell.next) +
                               ", sends " + protocol::name(r));
-        if (g_trace) {
+        if (obs.trace) {
             o.missed = true;
             o.what = std::string(protocol::name(r)) + " " + hex(line);
             trace_line(line);
-            if (g_trace->traces_line(line)) o.flow = g_trace->flow_start(trace_recorder::group::cores, c.core + " memory", lookup);
+            if (obs.trace->traces_line(line)) o.flow = obs.trace->flow_start(timeline_observer::group::cores, c.core + " memory", lookup);
         }
         send_request(c, r, line, lookup);
     }
@@ -599,7 +597,7 @@ struct memory_system::impl {
         if (explaining(line))
             explain(line, "  " + c.core + "'s reservation is cleared → event" +
                               (c.port && c.port->asleep() ? " → " + c.core + " wakes from WFE" : " (it is not asleep)"));
-        if (g_trace) g_trace->instant(trace_recorder::group::cores, c.core + " memory", "reservation lost", kernel::now());
+        if (obs.trace) obs.trace->instant(timeline_observer::group::cores, c.core + " memory", "reservation lost", kernel::now());
         ++c.reservation_losses;
         if (c.port) c.port->monitor_cleared();
     }
@@ -629,7 +627,7 @@ struct memory_system::impl {
                     others_wrote(c, r.addr);
                 } else {
                     ++c.stxr_fail;
-                    if (g_trace) g_trace->instant(trace_recorder::group::cores, c.core + " memory", "STXR fails: reservation lost", done_at);
+                    if (obs.trace) obs.trace->instant(timeline_observer::group::cores, c.core + " memory", "STXR fails: reservation lost", done_at);
                 }
                 break;
             case mem_request::atomic: {
@@ -659,12 +657,6 @@ struct memory_system::impl {
     void others_wrote(l1& writer, std::uint64_t addr) {
         for (auto& o : l1s)
             if (o.get() != &writer && o->mon.other_write(addr)) lose_reservation(*o, line_of(addr));
-    }
-
-    static std::string hex(std::uint64_t v) {
-        std::ostringstream os;
-        os << "0x" << std::hex << v;
-        return os.str();
     }
 
     // ---- requests to the home ----
@@ -899,8 +891,8 @@ struct memory_system::impl {
     }
 
     void snoop_now(l1& c, snoop s, std::uint64_t line) {
-        if (g_trace)
-            g_trace->instant(trace_recorder::group::cores, c.core + " memory",
+        if (obs.trace)
+            obs.trace->instant(timeline_observer::group::cores, c.core + " memory",
                              std::string("snoop ") + protocol::name(s) + " " + hex(line), kernel::now());
         ++c.snoops;
         ++home[line].traffic.snoops;
@@ -1000,7 +992,7 @@ struct memory_system::impl {
         const duration at = in_cluster(k, at_scu, clusters[k]->p.scu.snoop_latency);
         l1::op& o = *c.op_for(line);
         const mem_response resp = perform(c, o, at);
-        q->at(at, rank(ph_response, c.agent), [&c, line, resp] { finish(c, *c.op_for(line), resp); });
+        q->at(at, rank(ph_response, c.agent), [this, &c, line, resp] { finish(c, *c.op_for(line), resp); });
         unblock(line);
     }
 
@@ -1030,7 +1022,7 @@ struct memory_system::impl {
             protocol_error("replayed access does not hit in " + std::string(protocol::name(cell.next)));
         e->payload.st = again.next;
         check_line(line);
-        if (g_trace && o.flow) g_trace->flow_end(trace_recorder::group::lines, hex_line(line) + " " + c.core, kernel::now(), o.flow);
+        if (obs.trace && o.flow) obs.trace->flow_end(timeline_observer::group::lines, hex(line) + " " + c.core, kernel::now(), o.flow);
         o.flow = 0;
         const std::string op = op_name(o.req);
         const bool stxr = o.req.kind == mem_request::store_exclusive;
@@ -1052,9 +1044,9 @@ struct memory_system::impl {
         c.mon.store_exclusive(o.req.addr);  // an STXR always leaves the local monitor open
         ++c.stxr_fail;
         ++c.stxr_fail_at_home;
-        if (g_trace) {
-            g_trace->instant(trace_recorder::group::cores, c.core + " memory", "STXR fails at the home", kernel::now());
-            if (o.flow) g_trace->flow_end(trace_recorder::group::lines, hex_line(line) + " " + c.core, kernel::now(), o.flow);
+        if (obs.trace) {
+            obs.trace->instant(timeline_observer::group::cores, c.core + " memory", "STXR fails at the home", kernel::now());
+            if (o.flow) obs.trace->flow_end(timeline_observer::group::lines, hex(line) + " " + c.core, kernel::now(), o.flow);
             o.flow = 0;
         }
         finish(c, o, mem_response{0, false, kernel::now()});
@@ -1099,6 +1091,8 @@ void memory_system::attach(unsigned agent, core_port* port) { m->l1s.at(agent)->
 
 void memory_system::check_invariants(bool on) { m->checking = on; }
 
+void memory_system::observe(const observers& o) { m->obs = o; }
+
 const memory_system::transition_counts& memory_system::transitions() const { return m->counts; }
 
 std::vector<memory_system::line_traffic> memory_system::traffic() const {
@@ -1120,7 +1114,7 @@ std::string memory_system::stuck_access(duration older_than) const {
             const std::uint64_t line = line_of(o.req.addr);
             std::ostringstream os;
             os << "core " << c->stats.name().substr(0, c->stats.name().size() - 3) << " has waited "
-               << to_string(duration{now.fs - o.issued_at.fs}) << " for line " << impl::hex(line)
+               << to_string(duration{now.fs - o.issued_at.fs}) << " for line " << hex(line)
                << ": its L1 holds it in " << protocol::name(c->state_of(line));
             auto it = m->home.find(line);
             if (it != m->home.end()) {

@@ -61,6 +61,7 @@
 #include "models/exclusive_monitor.h"
 #include "sim/clock_domain.h"
 #include "sim/event_queue.h"
+#include "sim/observer.h"
 #include "sim/schema.h"
 #include "sim/stats.h"
 #include "sim/units.h"
@@ -250,6 +251,10 @@ public:
     // Testing aid: after every L1 state change, check single-writer /
     // multiple-readers for that line over all L1s; a violation throws.
     void check_invariants(bool on);
+
+    // Who watches: the timeline (misses, snoops, line states, request-to-grant
+    // arrows) and the line explainer.
+    void observe(const observers& o);
 
     // Progress watchdog: a description of the first access outstanding for
     // longer than `older_than` (a protocol deadlock: an access that the

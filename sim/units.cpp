@@ -1,6 +1,7 @@
 #include "sim/units.h"
 
 #include <cctype>
+#include <sstream>
 #include <limits>
 #include <vector>
 
@@ -201,5 +202,11 @@ std::string to_string(byte_size s) {
 }
 
 std::string to_string(cycles c) { return std::to_string(c.n) + (c.n == 1 ? "cycle" : "cycles"); }
+
+std::string hex(std::uint64_t address) {
+    std::ostringstream os;
+    os << "0x" << std::hex << address;
+    return os.str();
+}
 
 }  // namespace cohsim

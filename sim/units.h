@@ -63,4 +63,7 @@ std::string to_string(duration d);
 std::string to_string(byte_size s);
 std::string to_string(cycles c);
 
+// An address as text: "0x10000040".
+std::string hex(std::uint64_t address);
+
 }  // namespace cohsim

@@ -6,20 +6,6 @@ namespace cohsim {
 
 using namespace asmx;
 
-void mutex_checker::enter(const std::string& who, duration at) {
-    if (m_inside > 0)
-        throw mutual_exclusion_violated("mutual exclusion violated at " + std::to_string(at.ns()) + " ns: " + who +
-                                        " entered the critical section while " + m_holder + " was inside");
-    ++m_inside;
-    m_holder = who;
-}
-
-void mutex_checker::leave(const std::string& who) {
-    if (m_inside == 0 || m_holder != who)
-        throw mutual_exclusion_violated(who + " released a lock it did not hold (mark lock_release without lock_acquired)");
-    --m_inside;
-}
-
 interpreter::interpreter(core& c, const program& p, std::uint64_t shared_base, std::uint64_t private_base,
                          lock_metrics* metrics, mutex_checker* mutex, instruction_costs costs, region_profile* profile)
     : m_core(c), m_prog(p), m_shared(shared_base), m_private(private_base), m_metrics(metrics), m_mutex(mutex),

@@ -75,6 +75,8 @@ public:
     const asmx::program& program() const { return m_program; }
     // Its program (or trace) marks lock acquisitions: it contends for a lock.
     bool takes_locks() const;
+    // Who watches: the timeline (lock waits, critical sections).
+    void observe(const observers& o) { m_metrics.observe(o.trace); }
 
 private:
     std::string m_core_id;

@@ -7,8 +7,8 @@
 #include <map>
 
 #include "sim/kernel.h"
-#include "sim/platform.h"
-#include "sim/system.h"
+#include "app/platform.h"
+#include "app/system.h"
 
 using namespace cohsim;
 

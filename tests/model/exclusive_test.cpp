@@ -8,7 +8,7 @@
 #include <sstream>
 
 #include "platform_fixture.h"
-#include "sim/explain.h"
+#include "app/explain.h"
 
 using namespace cohsim;
 using namespace cohsim::testing;
@@ -322,7 +322,7 @@ TEST(Atomics, CasCountsSuccessesAndFailures) {
 TEST(Explain, TwoCoreScenarioMatchesTheCheckedGoldenFile) {
     system_model sys(test_platform());
     explainer ex(A, 10);
-    g_explain = &ex;
+    sys.observe({nullptr, &ex});
     bool first = true, second = false;
     sys.find_core("little.0")->set_program([&](core& c) {
         c.load_exclusive(A);  // miss: GetS, alone → E
@@ -338,7 +338,6 @@ TEST(Explain, TwoCoreScenarioMatchesTheCheckedGoldenFile) {
         c.store(A, 9);        // GetM: little.0's E copy goes, its reservation is cleared
     });
     run_for_fs(100 * us);
-    g_explain = nullptr;
     EXPECT_FALSE(first);
     EXPECT_TRUE(second);
     const std::string golden_file = COHSIM_SOURCE_DIR "/tests/golden/explain_two_cores.txt";

@@ -7,6 +7,7 @@
 
 #include "sim/kernel.h"
 #include "sim/log.h"
+#include "sc_reports.h"
 
 using namespace cohsim;
 
@@ -37,6 +38,7 @@ TEST(Log, EveryLineCarriesSimulatedTime) {
 
 TEST(Log, SystemcReportsGoThroughTheSameLogger) {
     kernel::init();
+    expected_systemc_reports(2);
     auto& os = capture();
     SC_REPORT_WARNING("cohsim/test", "a warning from SystemC");
     EXPECT_NE(os.str().find("[warning] systemc: cohsim/test: a warning from SystemC"), std::string::npos) << os.str();

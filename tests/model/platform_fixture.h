@@ -8,9 +8,10 @@
 #include <utility>
 #include <vector>
 
+#include "sc_reports.h"
 #include "sim/kernel.h"
-#include "sim/platform.h"
-#include "sim/system.h"
+#include "app/platform.h"
+#include "app/system.h"
 
 namespace cohsim::testing {
 

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "sim/platform.h"
+#include "app/platform.h"
 #include "sim/schema.h"
 
 using namespace cohsim;

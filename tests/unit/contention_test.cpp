@@ -2,7 +2,7 @@
 // right answer is known, and on hand-built edge cases.
 #include <gtest/gtest.h>
 
-#include "sim/contention.h"
+#include "workloads/contention.h"
 
 using namespace cohsim;
 

@@ -1,8 +1,8 @@
 // `cohsim sweep`: SPEC parsing and the grid, against values worked out here.
 #include <gtest/gtest.h>
 
-#include "sim/cli.h"
-#include "sim/sweep.h"
+#include "app/cli.h"
+#include "app/sweep.h"
 
 using namespace cohsim;
 

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "sim/text_table.h"
+#include "app/text_table.h"
 
 TEST(TextTable, AlignsColumns) {
     cohsim::text_table t;

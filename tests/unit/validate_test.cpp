@@ -6,7 +6,7 @@
 #include <fstream>
 
 #include "sim/config_tree.h"
-#include "sim/validate.h"
+#include "app/validate.h"
 
 using namespace cohsim;
 using json = nlohmann::ordered_json;

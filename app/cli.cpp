@@ -3,7 +3,7 @@
 // Exit status: 0 success; 1 the simulation failed; 2 bad input (usage or
 // config: the message names file, line, column and key); 130 interrupted
 // (results up to the interrupt are written).
-#include "sim/cli.h"
+#include "app/cli.h"
 
 #include <sys/prctl.h>
 #include <unistd.h>
@@ -20,16 +20,16 @@
 
 #include "models/coherence_protocol.h"
 #include "sim/log.h"
-#include "sim/platform.h"
-#include "sim/results.h"
+#include "app/platform.h"
+#include "app/results.h"
 #include "sim/runner.h"
-#include "sim/system.h"
-#include "sim/text_table.h"
-#include "sim/sweep.h"
-#include "sim/explain.h"
-#include "sim/trace.h"
-#include "sim/validate.h"
-#include "sim/watchdog.h"
+#include "app/system.h"
+#include "app/text_table.h"
+#include "app/sweep.h"
+#include "app/explain.h"
+#include "app/trace.h"
+#include "app/validate.h"
+#include "app/watchdog.h"
 
 namespace po = boost::program_options;
 
@@ -264,12 +264,11 @@ int cmd_run(const std::vector<std::string>& args) {
     if (!trace_file.empty()) trace = make_trace(sys, cfg, trace_window, trace_lines);
     else if (!trace_window.empty() || !trace_lines.empty())
         throw usage_error("--trace-window and --trace-lines need --trace FILE");
-    g_trace = trace.get();
     std::unique_ptr<explainer> explain;
     if (!explain_line.empty()) {
         explain = std::make_unique<explainer>(parse_address(explain_line, "--explain") & ~std::uint64_t{63}, explain_count);
     }
-    g_explain = explain.get();
+    sys.observe({trace.get(), explain.get()});
 
     std::signal(SIGINT, on_signal);
     std::signal(SIGTERM, on_signal);
@@ -306,15 +305,13 @@ int cmd_run(const std::vector<std::string>& args) {
     }
     if (trace) {
         for (const auto& th : sys.threads()) th->metrics().trace_ongoing(run.simulated);
-        g_trace = nullptr;
         const std::string warning = trace->write(trace_file, run.simulated);
         if (!warning.empty()) spdlog::warn("{}", warning);
         spdlog::debug("wrote the trace {} ({} events)", trace_file, trace->events());
     }
     if (!quiet) std::cout << format_table(sys, run);
     if (explain) {
-        g_explain = nullptr;
-        std::cout << "\nexplain " << hex_line(explain->line()) << ": its first " << explain_count
+        std::cout << "\nexplain " << hex(explain->line()) << ": its first " << explain_count
                   << " transactions (times in ns; states per the protocol table, `cohsim protocol`)\n"
                   << explain->text();
     }

@@ -1,4 +1,4 @@
-#include "sim/watchdog.h"
+#include "app/watchdog.h"
 
 #include <spdlog/spdlog.h>
 

@@ -1,10 +1,8 @@
-#include "sim/explain.h"
+#include "app/explain.h"
 
 #include <cstdio>
 
 namespace cohsim {
-
-explainer* g_explain = nullptr;
 
 void explainer::note(duration t, const std::string& text) {
     char ts[32];

@@ -8,7 +8,7 @@
 #include "models/core.h"
 #include "models/generic_timer.h"
 #include "sim/clock_domain.h"
-#include "sim/platform.h"
+#include "app/platform.h"
 
 namespace cohsim {
 
@@ -26,6 +26,8 @@ public:
     core* find_core(const std::string& id);
     const std::vector<std::unique_ptr<workload_thread>>& threads() const { return m_threads; }
     const core* find_core(const std::string& id) const;
+    // Hands the tools that watch the run (--trace, --explain) to every model.
+    void observe(const observers& o);
 
 private:
     platform_config m_cfg;

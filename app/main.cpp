@@ -1,5 +1,5 @@
 #include <systemc>
 
-#include "sim/cli.h"
+#include "app/cli.h"
 
 int sc_main(int argc, char* argv[]) { return cohsim::cli_main(argc, argv); }

@@ -8,8 +8,9 @@
 
 #include "models/coherence_protocol.h"
 #include "sim/config_tree.h"
+#include "sim/files.h"
 #include "sim/runner.h"
-#include "sim/system.h"
+#include "app/system.h"
 
 namespace cohsim {
 
@@ -43,12 +44,5 @@ void counts_from_json(const json& j, Table& t) {
 std::string format_table(const system_model& sys, const run_outcome& run);
 // One row per core (schema in README.md, "Results").
 std::string format_csv(const system_model& sys, const run_outcome& run);
-
-// Writes via a temporary file in the same directory and rename(2), so a
-// reader sees either the old file or the whole new one. Throws
-// std::runtime_error naming the path on failure.
-void write_file_atomic(const std::string& path, const std::string& content);
-// A whole file as text ("" when it cannot be read).
-std::string read_file(const std::string& path);
 
 }  // namespace cohsim

@@ -1,4 +1,4 @@
-#include "sim/contention.h"
+#include "workloads/contention.h"
 
 #include <algorithm>
 #include <cstdio>

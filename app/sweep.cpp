@@ -1,4 +1,4 @@
-#include "sim/sweep.h"
+#include "app/sweep.h"
 
 #include <unistd.h>
 
@@ -14,9 +14,9 @@
 #include <regex>
 #include <sstream>
 
-#include "sim/cli.h"
-#include "sim/results.h"
-#include "sim/spawn.h"
+#include "app/usage_error.h"
+#include "app/results.h"
+#include "app/spawn.h"
 #include "sim/units.h"
 
 namespace cohsim {

@@ -1,4 +1,4 @@
-#include "sim/platform.h"
+#include "app/platform.h"
 
 #include <algorithm>
 

@@ -1,19 +1,16 @@
-#include "sim/trace.h"
+#include "app/trace.h"
 
 #include <algorithm>
 #include <sstream>
 
-#include "sim/results.h"
+#include <nlohmann/json.hpp>
+
+#include "sim/files.h"
 
 namespace cohsim {
 
-trace_recorder* g_trace = nullptr;
+using json = nlohmann::ordered_json;
 
-std::string hex_line(std::uint64_t line) {
-    std::ostringstream os;
-    os << "0x" << std::hex << line;
-    return os.str();
-}
 
 namespace {
 double us(duration t) { return static_cast<double>(t.fs) * 1e-9; }
@@ -82,14 +79,14 @@ void trace_recorder::line_state(std::uint64_t line, const std::string& core, con
     auto& open = m_line_state[{line, core}];
     if (open.state == state) return;
     if (!open.state.empty() && open.state != "I")
-        slice(group::lines, hex_line(line) + " " + core, open.state, open.since, t);
+        slice(group::lines, hex(line) + " " + core, open.state, open.since, t);
     open = {state, t};
 }
 
 std::string trace_recorder::write(const std::string& path, duration end) {
     for (auto& [key, open] : m_line_state)
         if (!open.state.empty() && open.state != "I")
-            slice(group::lines, hex_line(key.first) + " " + key.second, open.state, open.since, end);
+            slice(group::lines, hex(key.first) + " " + key.second, open.state, open.since, end);
     m_line_state.clear();
     // Flows whose end is not in the trace: drop their starts (one pass).
     m_events.erase(std::remove_if(m_events.begin(), m_events.end(),

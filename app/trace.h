@@ -11,8 +11,7 @@
 //   system  "event stream"  the generic timer's event-stream ticks
 // Flow arrows join a request leaving a core to the grant arriving at its L1.
 //
-// The models report through the global `g_trace` (null when not tracing: each
-// hook is then one branch). Only events inside the window are kept; slices
+// The models report through the timeline_observer interface (sim/observer.h). Only events inside the window are kept; slices
 // are clipped to it.
 #pragma once
 
@@ -22,11 +21,12 @@
 #include <string>
 #include <vector>
 
+#include "sim/observer.h"
 #include "sim/units.h"
 
 namespace cohsim {
 
-class trace_recorder {
+class trace_recorder : public timeline_observer {
 public:
     // Records [from, to) of simulated time; `max_events` bounds the file (a
     // warning says where recording stopped).
@@ -34,21 +34,20 @@ public:
 
     // Lines whose L1 states get tracks (line addresses).
     void trace_line(std::uint64_t line) { m_lines.insert(line); }
-    bool traces_line(std::uint64_t line) const { return m_lines.count(line) > 0; }
+    bool traces_line(std::uint64_t line) const override { return m_lines.count(line) > 0; }
     const std::set<std::uint64_t>& lines() const { return m_lines; }
 
-    enum class group { cores, lines, system };
     // A slice [t0, t1) on a track.
-    void slice(group g, const std::string& track, const std::string& name, duration t0, duration t1);
+    void slice(group g, const std::string& track, const std::string& name, duration t0, duration t1) override;
     // A moment on a track.
-    void instant(group g, const std::string& track, const std::string& name, duration t);
+    void instant(group g, const std::string& track, const std::string& name, duration t) override;
     // Flow arrows: a start inside a slice on one track, the end in a slice on another.
-    std::uint64_t flow_start(group g, const std::string& track, duration t);
-    void flow_end(group g, const std::string& track, duration t, std::uint64_t id);
+    std::uint64_t flow_start(group g, const std::string& track, duration t) override;
+    void flow_end(group g, const std::string& track, duration t, std::uint64_t id) override;
 
     // L1 state of `line` at `agent` (named `core`) is now `state`: closes the
     // previous state's slice on that line track.
-    void line_state(std::uint64_t line, const std::string& core, const std::string& state, duration t);
+    void line_state(std::uint64_t line, const std::string& core, const std::string& state, duration t) override;
 
     // Closes every open line slice at `end` and writes the JSON (atomically).
     // Returns a warning when events were dropped, else "".
@@ -82,9 +81,6 @@ private:
     std::map<std::pair<std::uint64_t, std::string>, open_state> m_line_state;
 };
 
-// The run's recorder, or null.
-extern trace_recorder* g_trace;
 
-std::string hex_line(std::uint64_t line);
 
 }  // namespace cohsim

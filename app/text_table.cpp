@@ -1,4 +1,4 @@
-#include "sim/text_table.h"
+#include "app/text_table.h"
 
 #include <algorithm>
 

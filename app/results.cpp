@@ -1,4 +1,4 @@
-#include "sim/results.h"
+#include "app/results.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -13,9 +13,9 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "sim/contention.h"
+#include "workloads/contention.h"
 #include "sim/kernel.h"
-#include "sim/text_table.h"
+#include "app/text_table.h"
 
 namespace cohsim {
 
@@ -170,12 +170,6 @@ std::vector<memory_system::line_traffic> busiest_lines(const system_model& sys, 
     return all;
 }
 
-std::string hex_addr(std::uint64_t a) {
-    std::ostringstream os;
-    os << "0x" << std::hex << a;
-    return os.str();
-}
-
 }  // namespace
 
 json make_result(const system_model& sys, const run_outcome& run, const std::string& config_source) {
@@ -239,7 +233,7 @@ json make_result(const system_model& sys, const run_outcome& run, const std::str
     j["cores"] = std::move(cores);
     json lines = json::array();
     for (const auto& t : busiest_lines(sys, 16))
-        lines.push_back({{"address", hex_addr(t.line)},
+        lines.push_back({{"address", hex(t.line)},
                          {"symbol", symbol_of(sys, t.line)},
                          {"requests", t.requests()},
                          {"gets", t.gets},
@@ -327,7 +321,7 @@ std::string format_table(const system_model& sys, const run_outcome& run) {
         text_table lt;
         lt.header({"line", "symbol", "requests", "GetS", "GetM", "Upg", "snoops", "cross-cluster", "excl fails"});
         for (const auto& t : busy)
-            lt.row({hex_addr(t.line), symbol_of(sys, t.line), std::to_string(t.requests()), std::to_string(t.gets),
+            lt.row({hex(t.line), symbol_of(sys, t.line), std::to_string(t.requests()), std::to_string(t.gets),
                     std::to_string(t.getm), std::to_string(t.upgrades), std::to_string(t.snoops),
                     std::to_string(t.cross_cluster), std::to_string(t.exclusive_fails)});
         os << "\nbusiest lines (coherence requests served by the home)\n" << lt.str();
@@ -374,45 +368,6 @@ std::string format_csv(const system_model& sys, const run_outcome& run) {
         os << buf;
     }
     return os.str();
-}
-
-std::string read_file(const std::string& path) {
-    std::ifstream in(path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
-void write_file_atomic(const std::string& path, const std::string& content) {
-    namespace fs = std::filesystem;
-    const fs::path target(path);
-    const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-    std::string tmpl = (dir / ("." + target.filename().string() + ".XXXXXX")).string();
-    auto fail = [&](const std::string& what) {
-        throw std::runtime_error(path + ": cannot write: " + what + ": " + std::strerror(errno));
-    };
-    const int fd = mkstemp(tmpl.data());
-    if (fd < 0) fail("cannot create a temporary file in " + dir.string());
-    std::size_t off = 0;
-    while (off < content.size()) {
-        const ssize_t n = ::write(fd, content.data() + off, content.size() - off);
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            ::close(fd);
-            ::unlink(tmpl.c_str());
-            fail("write failed");
-        }
-        off += static_cast<std::size_t>(n);
-    }
-    fchmod(fd, 0644);
-    if (::fsync(fd) != 0 || ::close(fd) != 0) {
-        ::unlink(tmpl.c_str());
-        fail("flush failed");
-    }
-    if (std::rename(tmpl.c_str(), path.c_str()) != 0) {
-        ::unlink(tmpl.c_str());
-        fail("rename failed");
-    }
 }
 
 }  // namespace cohsim

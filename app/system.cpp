@@ -1,4 +1,4 @@
-#include "sim/system.h"
+#include "app/system.h"
 
 #include <algorithm>
 
@@ -56,6 +56,13 @@ system_model::system_model(const platform_config& cfg, const std::string& config
         for (const auto& c : m_cores) c->set_alarm(m_alarm.get());
     }
     m_threads = build_workload(m_cfg.workload, config_dir, m_core_ptrs, *m_mem, m_mutex);
+}
+
+void system_model::observe(const observers& o) {
+    m_timer->observe(o);
+    for (const auto& c : m_cores) c->observe(o);
+    m_mem->observe(o);
+    for (const auto& t : m_threads) t->observe(o);
 }
 
 core* system_model::find_core(const std::string& id) {

@@ -1,4 +1,4 @@
-#include "sim/spawn.h"
+#include "app/spawn.h"
 
 #include <fcntl.h>
 #include <spawn.h>

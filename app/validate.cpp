@@ -1,4 +1,4 @@
-#include "sim/validate.h"
+#include "app/validate.h"
 
 #include <spawn.h>
 #include <sys/wait.h>
@@ -20,11 +20,11 @@
 #include <set>
 #include <sstream>
 
-#include "sim/cli.h"
+#include "app/usage_error.h"
 #include "sim/config_tree.h"
-#include "sim/results.h"
-#include "sim/spawn.h"
-#include "sim/text_table.h"
+#include "app/results.h"
+#include "app/spawn.h"
+#include "app/text_table.h"
 #include "sim/units.h"
 
 extern char** environ;

@@ -10,7 +10,7 @@
 #include <map>
 #include <string>
 
-#include "sim/system.h"
+#include "app/system.h"
 
 namespace cohsim {
 
