@@ -1,5 +1,8 @@
 #include "models/memory_system.h"
 
+#include "models/mem/functional_memory.h"
+#include "models/mem/socket_link.h"
+
 #include <algorithm>
 #include <sstream>
 #include <stdexcept>
@@ -10,248 +13,18 @@ namespace cohsim {
 
 using namespace protocol;
 
-// ---- parameters ---------------------------------------------------------------
-
-void l1_params::describe(cfg::struct_schema<l1_params>& s) {
-    s.param("size", &l1_params::size, "L1 data cache size")
-        .def(l1_params{}.size).range(byte_size{1024}, byte_size{16u << 20});
-    s.param("ways", &l1_params::ways, "L1 associativity")
-        .def(l1_params{}.ways).range(1u, 64u);
-    s.param("hit_latency", &l1_params::hit_latency, "load-to-use latency of an L1 hit, core cycles")
-        .def(l1_params{}.hit_latency)
-        .range(cycles{1}, cycles{100});
-    s.param("prefetch_store", &l1_params::prefetch_store,
-            "PRFM PST* (prefetch for store) fetches a line the L1 lacks in a unique state (true) or is dropped as a "
-            "hint (false); either way it costs the L1 lookup")
-        .def(l1_params{}.prefetch_store);
-}
-
-void l2_params::describe(cfg::struct_schema<l2_params>& s) {
-    s.param("size", &l2_params::size, "cluster-shared L2 size")
-        .def(l2_params{}.size).range(byte_size{16 * 1024}, byte_size{256u << 20});
-    s.param("ways", &l2_params::ways, "L2 associativity")
-        .def(l2_params{}.ways).range(1u, 64u);
-    s.param("latency", &l2_params::latency,
-            "L2 data access once the SCU has the request, core cycles (an L2 hit costs l1.hit_latency + "
-            "scu.request_latency + l2.latency + scu.snoop_latency)")
-        .def(l2_params{}.latency)
-        .range(cycles{1}, cycles{1000});
-}
-
-void scu_params::describe(cfg::struct_schema<scu_params>& s) {
-    s.param("request_latency", &scu_params::request_latency,
-            "L1 to SCU: a request, snoop answer or unblock, core cycles")
-        .def(scu_params{}.request_latency)
-        .range(cycles{0}, cycles{1000});
-    s.param("snoop_latency", &scu_params::snoop_latency, "SCU to L1: a snoop or a grant, core cycles")
-        .def(scu_params{}.snoop_latency)
-        .range(cycles{0}, cycles{1000});
-    s.param("snoop_miss_latency", &scu_params::snoop_miss_latency,
-            "answering an interconnect snoop that no L1 of the cluster needs to see, core cycles")
-        .def(scu_params{}.snoop_miss_latency)
-        .range(cycles{0}, cycles{1000});
-}
-
-void exclusive_params::describe(cfg::struct_schema<exclusive_params>& s) {
-    s.param("granule", &exclusive_params::granule, "exclusive reservation granule")
-        .def(exclusive_params{}.granule)
-        .rule([](const byte_size& b) { return b.bytes >= 8 && b.bytes <= 2048 && (b.bytes & (b.bytes - 1)) == 0; },
-              "a power of two from 8B to 2KiB");
-    s.param("load_unique", &exclusive_params::load_unique,
-            "an exclusive load that misses asks for the line Unique (true) or Shared (false)")
-        .def(exclusive_params{}.load_unique);
-    s.param("hold_window", &exclusive_params::hold_window,
-            "core cycles after an exclusive load during which snoops to that line wait (0 = none)")
-        .def(exclusive_params{}.hold_window)
-        .range(cycles{0}, cycles{100000});
-    s.param("evict_clears", &exclusive_params::evict_clears, "evicting the reserved line clears the reservation")
-        .def(exclusive_params{}.evict_clears);
-}
-
-const std::vector<std::pair<arbitration, const char*>>& cfg::enum_names<arbitration>::list() {
-    static const std::vector<std::pair<arbitration, const char*>> l = {
-        {arbitration::fifo, "fifo"}, {arbitration::round_robin, "round_robin"},
-        {arbitration::fixed_priority, "fixed_priority"}};
-    return l;
-}
-
-void interconnect_params::describe(cfg::struct_schema<interconnect_params>& s) {
-    s.param("freq", &interconnect_params::freq, "interconnect clock")
-        .range(frequency{1'000'000}, frequency{10'000'000'000ULL});
-    s.param("snoop_filter", &interconnect_params::snoop_filter,
-            "snoop only the clusters holding the line (CCI-500/550) instead of all others (CCI-400)")
-        .def(interconnect_params{}.snoop_filter);
-    s.param("arbitration", &interconnect_params::arbiter,
-            "order of requests waiting for one line: fifo (arrival, ties to the lower core), round_robin "
-            "(arrival, ties rotate), fixed_priority (lower core number first)")
-        .def(interconnect_params{}.arbiter);
-    s.param("request_latency", &interconnect_params::request_latency,
-            "cluster to point of serialisation, interconnect cycles")
-        .def(interconnect_params{}.request_latency)
-        .range(cycles{0}, cycles{10000});
-    s.param("snoop_latency", &interconnect_params::snoop_latency, "point of serialisation to a cluster, interconnect cycles")
-        .def(interconnect_params{}.snoop_latency)
-        .range(cycles{0}, cycles{10000});
-    s.param("response_latency", &interconnect_params::response_latency,
-            "a cluster's snoop answer or unblock back to the point of serialisation, interconnect cycles")
-        .def(interconnect_params{}.response_latency)
-        .range(cycles{0}, cycles{10000});
-    s.param("data_latency", &interconnect_params::data_latency,
-            "point of serialisation to the requesting cluster (grant or data), interconnect cycles")
-        .def(interconnect_params{}.data_latency)
-        .range(cycles{0}, cycles{10000});
-    s.param("request_occupancy", &interconnect_params::request_occupancy,
-            "interconnect cycles one request holds the request channel")
-        .def(interconnect_params{}.request_occupancy)
-        .range(cycles{1}, cycles{1000});
-    s.param("data_occupancy", &interconnect_params::data_occupancy,
-            "interconnect cycles one 64-byte line holds the data channel")
-        .def(interconnect_params{}.data_occupancy)
-        .range(cycles{1}, cycles{1000});
-    s.param("far_atomics", &interconnect_params::far_atomics,
-            "LSE atomics are performed at the interconnect (far) instead of in the L1 after taking the line (near)")
-        .def(false);
-    s.param("link_latency", &interconnect_params::link_latency,
-            "one crossing of the inter-socket link (only with clusters on several sockets)")
-        .def(interconnect_params{}.link_latency)
-        .range(duration{0}, duration{100'000'000'000ULL});
-    s.param("link_bytes_per_second", &interconnect_params::link_bytes_per_second,
-            "inter-socket link bandwidth each way, bytes per second")
-        .def(interconnect_params{}.link_bytes_per_second)
-        .range(std::uint64_t{1'000'000}, std::uint64_t{10'000'000'000'000ULL});
-}
-
-void l3_params::describe(cfg::struct_schema<l3_params>& s) {
-    s.param("size", &l3_params::size, "shared L3 size").def(l3_params{}.size).range(byte_size{64 * 1024}, byte_size{1u << 30});
-    s.param("ways", &l3_params::ways, "L3 associativity").def(l3_params{}.ways).range(1u, 64u);
-    s.param("latency", &l3_params::latency, "L3 data access once the request is in the DSU, DSU cycles")
-        .def(l3_params{}.latency)
-        .range(cycles{1}, cycles{1000});
-}
-
-void dsu_params::describe(cfg::struct_schema<dsu_params>& s) {
-    s.param("freq", &dsu_params::freq, "DSU (L3 and snoop unit) clock").range(frequency{1'000'000}, frequency{10'000'000'000ULL});
-    s.sub("l3", &dsu_params::l3, "the shared L3");
-}
-
-void memory_params::describe(cfg::struct_schema<memory_params>& s) {
-    s.param("latency", &memory_params::latency, "DRAM access seen from the interconnect")
-        .def(memory_params{}.latency)
-        .range(duration{1'000'000}, duration{10'000'000'000ULL});
-    s.param("bytes_per_second", &memory_params::bytes_per_second, "DRAM bandwidth, bytes per second")
-        .def(memory_params{}.bytes_per_second)
-        .range(std::uint64_t{1'000'000}, std::uint64_t{10'000'000'000'000ULL});
-}
-
 // ---- implementation -------------------------------------------------------------
 
 namespace {
-
-constexpr std::uint64_t line_bytes = 64;
-constexpr std::uint64_t line_of(std::uint64_t a) { return a & ~(line_bytes - 1); }
 
 // Same-time ordering: finish things first, then snoops, then new requests.
 enum phase : std::uint64_t { ph_response = 0, ph_snoop = 1, ph_request = 2 };
 constexpr std::uint64_t rank(phase p, std::uint64_t key) { return (std::uint64_t(p) << 40) | key; }
 
-struct l1_line {
-    cstate st = cstate::I;
-};
-
-bool is_write(const mem_request& r) {
-    return r.kind == mem_request::store || r.kind == mem_request::store_exclusive || r.kind == mem_request::atomic;
-}
-
 }  // namespace
 
 struct memory_system::impl {
-    struct l1 {
-        std::string core;  // the core's id ("little.2"), for messages and the trace
-        unsigned agent, cluster;
-        cache_array<l1_line> array;
-        std::map<std::uint64_t, cstate> wb;  // lines waiting for Put_Ack
-        exclusive_monitor mon;
-        duration armed_at;
-        core_port* port = nullptr;
-
-        // The accesses in flight: at most one per line, as many lines as the
-        // core allows misses outstanding (the core enforces both).
-        struct op {
-            bool active = false;
-            duration issued_at;
-            mem_request req;
-            cevent ev = cevent::Load;
-            std::function<void(const mem_response&)> done;
-            bool missed = false;       // for the trace: it went to the home
-            std::string what;          // its request and line
-            std::uint64_t flow = 0;    // its request's flow arrow
-        };
-        std::vector<op> ops = std::vector<op>(max_outstanding);
-        op* op_for(std::uint64_t line) {
-            for (auto& o : ops)
-                if (o.active && line_of(o.req.addr) == line) return &o;
-            return nullptr;
-        }
-
-        stat_group stats;
-        counter loads{stats, "loads", "loads, exclusive loads and prefetches"};
-        counter stores{stats, "stores", "stores, store-exclusives and atomics"};
-        counter hits{stats, "hits", "accesses that hit with enough permission"};
-        counter misses{stats, "misses", "accesses that needed the home (GetS, GetM or upgrade)"};
-        counter upgrades{stats, "upgrades", "misses that only needed permission (S or O to unique)"};
-        counter snoops{stats, "snoops", "snoops received"};
-        counter snoops_fwd_gets{stats, "snoops_fwd_gets", "snoops for another core's read (Fwd_GetS)"};
-        counter snoops_fwd_getm{stats, "snoops_fwd_getm", "snoops for another core's write, to the owner (Fwd_GetM)"};
-        counter snoops_inv{stats, "snoops_inv", "invalidations for another core's write, to sharers (Inv)"};
-        counter lines_lost{stats, "lines_lost", "lines taken away by another core's write"};
-        counter writebacks{stats, "writebacks", "evictions (PutS/PutE/PutO/PutM)"};
-        counter stxr_success{stats, "stxr_success", "store-exclusives that wrote"};
-        counter stxr_fail{stats, "stxr_fail", "store-exclusives that failed"};
-        counter stxr_fail_at_home{stats, "stxr_fail_at_home",
-                                  "of those, upgrades failed by the home: the copy was lost on the way"};
-        counter cas_success{stats, "cas_success", "LSE compare-and-swaps that found the expected value and wrote"};
-        counter cas_fail{stats, "cas_fail", "LSE compare-and-swaps that found another value"};
-        counter reservation_losses{stats, "reservation_losses", "reservations cleared by another observer or eviction"};
-        counter held_snoops{stats, "held_snoops", "snoops delayed by the exclusive hold window"};
-
-        l1(unsigned a, unsigned c, const std::string& name, const cluster_memory_params& p)
-            : core(name), agent(a), cluster(c),
-              array(cache_geometry{p.l1.size.bytes, p.l1.ways, static_cast<std::uint32_t>(line_bytes)}),
-              mon(p.exclusive.granule.bytes), stats(name + ".l1") {}
-
-        cstate state_of(std::uint64_t line) {
-            if (auto* e = array.find(line)) return e->payload.st;
-            auto it = wb.find(line);
-            return it == wb.end() ? cstate::I : it->second;
-        }
-    };
-
-    struct cluster {
-        std::string name;
-        const clock_domain* clock;
-        cluster_memory_params p;
-        cache_array<char> l2;
-        stat_group stats;
-        counter local_tx{stats, "local_transactions", "requests served inside the cluster by the SCU"};
-        counter l2_hits{stats, "l2_hits", "data supplied by the L2"};
-        counter snoops_in{stats, "interconnect_snoops", "snoops received from the interconnect"};
-        cluster(const cluster_spec& s)
-            : name(s.name), clock(s.clock), p(s.params),
-              l2(cache_geometry{s.params.l2.size.bytes, s.params.l2.ways, static_cast<std::uint32_t>(line_bytes)}),
-              stats(s.name + ".scu") {}
-    };
-
-    struct dsu {
-        const clock_domain* clock;
-        l3_params p;
-        cache_array<char> l3;
-        stat_group stats;
-        counter l3_hits{stats, "l3_hits", "data supplied by the shared L3"};
-        dsu(const dsu_spec& s)
-            : clock(s.clock), p(s.l3),
-              l3(cache_geometry{s.l3.size.bytes, s.l3.ways, static_cast<std::uint32_t>(line_bytes)}),
-              stats(s.name + ".l3") {}
-    };
+    using l1 = l1_cache;
 
     struct request_msg {
         unsigned agent;
@@ -287,8 +60,12 @@ struct memory_system::impl {
     std::vector<std::unique_ptr<cluster>> clusters;
     std::vector<std::unique_ptr<l1>> l1s;
     interconnect_params icp;
-    memory_params memp;
-    clock_domain ic;
+    unsigned sockets = 1;
+    interconnect ic;
+    dram memory;
+    counter far_atomics{ic.stats(), "far_atomics", "atomics performed at the interconnect"};
+    socket_link link;
+    functional_memory words;
     std::unique_ptr<event_queue> q;
     std::unordered_map<std::uint64_t, home_line> home;
     transition_counts counts;
@@ -297,19 +74,9 @@ struct memory_system::impl {
         ++counts.cache[static_cast<std::size_t>(s)][static_cast<std::size_t>(e)];
         return protocol::cache_transition(s, e);
     }
-    std::unordered_map<std::uint64_t, std::uint64_t> words;
-    // One interconnect (and memory) per socket: its channels' busy-until times.
-    struct socket_ports {
-        duration req_free, snoop_free, data_free, mem_free;
-    };
-    std::vector<socket_ports> ports;
-    socket_ports& at_home(std::uint64_t line) { return ports[home_socket(line)]; }
-    std::map<std::pair<unsigned, unsigned>, duration> link_free;
     std::vector<unsigned> socket_of;  // per cluster
     std::vector<int> dsu_of;          // per cluster, -1 for none
     std::vector<std::unique_ptr<dsu>> dsus;
-    unsigned sockets = 1;
-    unsigned rr_last = 0;
     bool checking = false;
     observers obs;
 
@@ -366,70 +133,53 @@ struct memory_system::impl {
                            std::to_string(readers) + " readers");
     }
 
-    stat_group ic_stats{"interconnect"};
-    counter ic_requests{ic_stats, "requests", "requests that reached the interconnect"};
-    counter ic_gets{ic_stats, "requests_gets", "ReadShared requests (GetS) at the interconnect"};
-    counter ic_getm{ic_stats, "requests_getm", "ReadUnique requests (GetM) at the interconnect"};
-    counter ic_upg{ic_stats, "requests_upgrade", "CleanUnique requests (upgrades) at the interconnect"};
-    counter ic_snoops{ic_stats, "snoops", "snoops sent to clusters"};
-    counter ic_transfers{ic_stats, "cross_cluster_transfers", "lines supplied by a cache in another cluster"};
-    counter mem_reads{ic_stats, "memory_reads", "lines read from memory"};
-    counter far_atomics{ic_stats, "far_atomics", "atomics performed at the interconnect"};
-    counter link_crossings{ic_stats, "link_crossings", "messages that crossed the inter-socket link"};
+    static unsigned sockets_of(const std::vector<cluster_spec>& specs) {
+        unsigned n = 1;
+        for (const auto& c : specs) n = std::max(n, c.socket + 1);
+        return n;
+    }
+    static unsigned agents_of(const std::vector<cluster_spec>& specs) {
+        unsigned n = 0;
+        for (const auto& c : specs) n += c.cores;
+        return n;
+    }
 
-    impl(const std::vector<cluster_spec>& specs, const interconnect_params& icp_, const memory_params& memp_,
+    impl(const std::vector<cluster_spec>& specs, const interconnect_params& icp_, const memory_params& memp,
          const std::vector<dsu_spec>& dsu_specs)
-        : icp(icp_), memp(memp_), ic("interconnect", icp_.freq) {
+        : icp(icp_), sockets(sockets_of(specs)), ic(icp_, sockets, agents_of(specs)),
+          memory(memp, ic.clock(), sockets, ic.stats()), link(icp_.link_latency, icp_.link_bytes_per_second, ic.stats()) {
         q = std::make_unique<event_queue>("queue");
-        for (const auto& d : dsu_specs) dsus.push_back(std::make_unique<dsu>(d));
+        for (const auto& d : dsu_specs)
+            dsus.push_back(std::make_unique<dsu>(d.name, *d.clock, d.l3, static_cast<std::uint32_t>(line_bytes)));
         unsigned agent = 0;
         for (unsigned c = 0; c < specs.size(); ++c) {
-            clusters.push_back(std::make_unique<cluster>(specs[c]));
-            socket_of.push_back(specs[c].socket);
-            dsu_of.push_back(specs[c].dsu);
-            sockets = std::max(sockets, specs[c].socket + 1);
-            ports.resize(sockets);
-            for (unsigned i = 0; i < specs[c].cores; ++i) {
-                l1s.push_back(std::make_unique<l1>(agent++, c, specs[c].name + "." + std::to_string(i), specs[c].params));
-            }
+            const cluster_spec& sp = specs[c];
+            clusters.push_back(std::make_unique<cluster>(sp.name, *sp.clock, sp.params.l2, sp.params.scu,
+                                                         static_cast<std::uint32_t>(line_bytes)));
+            socket_of.push_back(sp.socket);
+            dsu_of.push_back(sp.dsu);
+            for (unsigned i = 0; i < sp.cores; ++i)
+                l1s.push_back(std::make_unique<l1>(agent++, c, sp.name + "." + std::to_string(i), sp.params.l1,
+                                                   sp.params.exclusive));
         }
     }
 
     // ---- time ----
-    const clock_domain& clk(unsigned c) const { return *clusters[c]->clock; }
-    duration in_cluster(unsigned c, duration t, cycles n) const { return clk(c).edge_after(t, n); }
-    // Through an interconnect channel: starts at the first free edge, holds it
-    // `occ` cycles, arrives `lat` cycles after starting.
-    duration through(duration t, duration* channel, cycles occ, cycles lat) {
-        duration start = ic.next_edge(t);
-        if (channel) {
-            if (start < *channel) start = *channel;
-            *channel = ic.edge_after(start, occ);
-        }
-        return ic.edge_after(start, lat);
+    const clock_domain& clk(unsigned c) const { return clusters[c]->clock(); }
+    duration in_cluster(unsigned c, duration t, cycles n) const { return clusters[c]->after(t, n); }
+    duration to_cluster(unsigned c, duration t) const { return clusters[c]->arrive(t); }
+    unsigned home_socket(std::uint64_t line) const { return ic.home_socket(line, line_bytes); }
+    // Through a channel of the interconnect of `line`'s home.
+    duration through(duration t, std::uint64_t line, interconnect::channel ch, cycles occ, cycles lat) {
+        return ic.through(t, home_socket(line), ch, occ, lat);
     }
-    duration to_cluster(unsigned c, duration t) const { return clk(c).next_edge(t); }
-
-    unsigned home_socket(std::uint64_t line) const { return static_cast<unsigned>((line / line_bytes) % sockets); }
     // A hop between cluster `c` and the home of `line`: crosses the
     // inter-socket link when they are on different sockets.
     duration cross(duration t, unsigned c, std::uint64_t line, bool to_home, bool data) {
         const unsigned a = socket_of[c], h = home_socket(line);
-        if (a == h) return t;
-        const auto key = to_home ? std::make_pair(a, h) : std::make_pair(h, a);
-        duration& free = link_free[key];
-        const duration start = t < free ? free : t;
-        const std::uint64_t bytes = data ? line_bytes : 16;
-        free = duration{start.fs + bytes * fs_per_second / icp.link_bytes_per_second};
-        ++link_crossings;
-        return duration{start.fs + icp.link_latency.fs};
+        return to_home ? link.cross(t, a, h, data ? line_bytes : 16) : link.cross(t, h, a, data ? line_bytes : 16);
     }
-
-    std::uint64_t arb_key(unsigned agent) const {
-        const unsigned n = static_cast<unsigned>(l1s.size());
-        if (icp.arbiter == arbitration::round_robin) return (agent + n - rr_last - 1) % n;
-        return agent;
-    }
+    std::uint64_t arb_key(unsigned agent) const { return ic.arbitration_key(agent); }
 
     [[noreturn]] void protocol_error(const std::string& what) const {
         std::ostringstream os;
@@ -438,22 +188,8 @@ struct memory_system::impl {
     }
 
     // ---- functional memory ----
-    std::uint64_t read(std::uint64_t addr, unsigned size) const {
-        auto it = words.find(addr & ~7ULL);
-        const std::uint64_t w = it == words.end() ? 0 : it->second;
-        const unsigned shift = (addr & 7) * 8;
-        return size == 8 ? w : (w >> shift) & ((1ULL << (size * 8)) - 1);
-    }
-    void write(std::uint64_t addr, unsigned size, std::uint64_t v) {
-        std::uint64_t& w = words[addr & ~7ULL];
-        if (size == 8) {
-            w = v;
-            return;
-        }
-        const unsigned shift = (addr & 7) * 8;
-        const std::uint64_t mask = ((1ULL << (size * 8)) - 1) << shift;
-        w = (w & ~mask) | ((v << shift) & mask);
-    }
+    std::uint64_t read(std::uint64_t addr, unsigned size) const { return words.read(addr, size); }
+    void write(std::uint64_t addr, unsigned size, std::uint64_t v) { words.write(addr, size, v); }
 
     // ---- core side ----
     void access(unsigned agent, const mem_request& r, std::function<void(const mem_response&)> done) {
@@ -477,11 +213,11 @@ struct memory_system::impl {
             ++c.stxr_fail;
             if (obs.trace) obs.trace->instant(timeline_observer::group::cores, c.core + " memory", "STXR fails: no reservation", now);
             explain(line_of(r.addr), c.core + " STXR: no reservation (the local monitor is open) → fails at once");
-            finish(c, o, mem_response{0, false, in_cluster(c.cluster, now, clusters[c.cluster]->p.l1.hit_latency)});
+            finish(c, o, mem_response{0, false, in_cluster(c.cluster, now, c.p.hit_latency)});
             return;
         }
-        if (r.kind == mem_request::prefetch_unique && !clusters[c.cluster]->p.l1.prefetch_store) {
-            finish(c, o, mem_response{0, true, in_cluster(c.cluster, now, clusters[c.cluster]->p.l1.hit_latency)});
+        if (r.kind == mem_request::prefetch_unique && !c.p.prefetch_store) {
+            finish(c, o, mem_response{0, true, in_cluster(c.cluster, now, c.p.hit_latency)});
             return;
         }
         if (r.kind == mem_request::atomic && icp.far_atomics) {
@@ -492,8 +228,8 @@ struct memory_system::impl {
                 // until the home's snoops take it away.
                 ++c.misses;
                 request_msg m{c.agent, request::GetM, line, false,
-                              in_cluster(c.cluster, in_cluster(c.cluster, now, clusters[c.cluster]->p.l1.hit_latency),
-                                         clusters[c.cluster]->p.scu.request_latency)};
+                              in_cluster(c.cluster, in_cluster(c.cluster, now, c.p.hit_latency),
+                                         clusters[c.cluster]->scu().request_latency)};
                 m.far = true;
                 q->at(m.arrived, rank(ph_request, arb_key(c.agent)), [this, m] { arrive(m); });
                 return;
@@ -502,7 +238,7 @@ struct memory_system::impl {
         switch (r.kind) {
             case mem_request::load: o.ev = cevent::Load; break;
             case mem_request::load_exclusive:
-                o.ev = clusters[c.cluster]->p.exclusive.load_unique ? cevent::Unique : cevent::Load;
+                o.ev = c.ex.load_unique ? cevent::Unique : cevent::Load;
                 break;
             case mem_request::prefetch_unique: o.ev = cevent::Unique; break;
             default: o.ev = cevent::Store; break;
@@ -530,7 +266,7 @@ struct memory_system::impl {
         cstate st = c.state_of(line);
         const cevent ev = event_in(o, st);
         const cache_cell& cell = cache_cell_of(st, ev);
-        const duration lookup = in_cluster(c.cluster, now, clusters[c.cluster]->p.l1.hit_latency);
+        const duration lookup = in_cluster(c.cluster, now, c.p.hit_latency);
         if (cell.kind == outcome::stall) {
             explain(line, c.core + " " + op_name(o.req) + " finds " + protocol::name(st) + ": waits for the eviction");
             return;  // retried when the line's eviction completes
@@ -580,7 +316,7 @@ struct memory_system::impl {
             if (cell.kind != outcome::ok) protocol_error("cannot evict a line in " + std::string(protocol::name(v->payload.st)));
             ++c.writebacks;
             c.wb[v->line] = cell.next;
-            if (clusters[c.cluster]->p.exclusive.evict_clears && c.mon.line_lost(v->line, line_bytes)) lose_reservation(c, v->line);
+            if (c.ex.evict_clears && c.mon.line_lost(v->line, line_bytes)) lose_reservation(c, v->line);
             const request r = (cell.actions & a_send_PutS)   ? request::PutS
                               : (cell.actions & a_send_PutE) ? request::PutE
                               : (cell.actions & a_send_PutO) ? request::PutO
@@ -661,7 +397,7 @@ struct memory_system::impl {
 
     // ---- requests to the home ----
     void send_request(l1& c, request r, std::uint64_t line, duration t) {
-        request_msg m{c.agent, r, line, false, in_cluster(c.cluster, t, clusters[c.cluster]->p.scu.request_latency)};
+        request_msg m{c.agent, r, line, false, in_cluster(c.cluster, t, clusters[c.cluster]->scu().request_latency)};
         const l1::op* o = c.op_for(line);
         m.exclusive = r == request::Upg && o && o->req.kind == mem_request::store_exclusive;
         q->at(m.arrived, rank(ph_request, arb_key(c.agent)), [this, m] { arrive(m); });
@@ -696,9 +432,9 @@ struct memory_system::impl {
     // A shared cache outside k's domain holds the line (stale once k writes).
     bool cached_outside(std::uint64_t line, unsigned k) {
         for (unsigned j = 0; j < clusters.size(); ++j)
-            if (!same_domain(j, k) && clusters[j]->l2.find(line)) return true;
+            if (!same_domain(j, k) && clusters[j]->l2_holds(line)) return true;
         for (unsigned d = 0; d < dsus.size(); ++d)
-            if (static_cast<int>(d) != dsu_of[k] && dsus[d]->l3.find(line)) return true;
+            if (static_cast<int>(d) != dsu_of[k] && dsus[d]->l3_holds(line)) return true;
         return false;
     }
 
@@ -706,17 +442,17 @@ struct memory_system::impl {
     void drop_stale(std::uint64_t line, unsigned k) {
         for (unsigned j = 0; j < clusters.size(); ++j)
             if (j != k)
-                if (auto* e = clusters[j]->l2.find(line)) clusters[j]->l2.invalidate(*e);
+                clusters[j]->l2_drop(line);
         for (unsigned d = 0; d < dsus.size(); ++d)
             if (static_cast<int>(d) != dsu_of[k])
-                if (auto* e = dsus[d]->l3.find(line)) dsus[d]->l3.invalidate(*e);
+                dsus[d]->l3_drop(line);
     }
 
     // Forwards a request from its SCU to the interconnect.
     void to_interconnect(const request_msg& m, unsigned k, duration now) {
         request_msg fwd = m;
         fwd.at_ic = true;
-        const duration at = through(cross(now, k, m.line, true, false), &at_home(m.line).req_free, icp.request_occupancy,
+        const duration at = through(cross(now, k, m.line, true, false), m.line, interconnect::channel::request, icp.request_occupancy,
                                     icp.request_latency);
         q->at(at, rank(ph_request, arb_key(m.agent)), [this, fwd] { arrive(fwd); });
     }
@@ -738,7 +474,7 @@ struct memory_system::impl {
             fill_shared(k, m.line);
             const unsigned agent = m.agent;
             const std::uint64_t line = m.line;
-            q->at(in_cluster(k, now, cl.p.scu.snoop_latency), rank(ph_response, agent),
+            q->at(in_cluster(k, now, cl.scu().snoop_latency), rank(ph_response, agent),
                   [this, agent, line] { put_ack(*l1s[agent], line); });
             return;
         }
@@ -750,15 +486,15 @@ struct memory_system::impl {
             const std::uint64_t line = m.line;
             duration at = now;
             if (m.at_ic)
-                at = to_cluster(k, cross(through(now, &at_home(line).data_free, cycles{1}, icp.data_latency), k, line, false, false));
-            q->at(in_cluster(k, at, cl.p.scu.snoop_latency), rank(ph_response, agent),
+                at = to_cluster(k, cross(through(now, line, interconnect::channel::data, cycles{1}, icp.data_latency), k, line, false, false));
+            q->at(in_cluster(k, at, cl.scu().snoop_latency), rank(ph_response, agent),
                   [this, agent, line] { exclusive_failed(*l1s[agent], line); });
             return;
         }
         const auto t = targets(h, cell, m.far ? ~0u : m.agent);
         dsu* d = dsu_for(k);
-        const bool in_l2 = cl.l2.find(m.line) != nullptr;
-        const bool in_l3 = d && d->l3.find(m.line) != nullptr;
+        const bool in_l2 = cl.l2_holds(m.line);
+        const bool in_l3 = d && d->l3_holds(m.line);
         if (!m.at_ic) {
             bool local = !m.far && std::all_of(t.begin(), t.end(), [&](int a) { return same_domain(cluster_of(a), k); });
             if (cell.mem_read) local = local && (in_l2 || in_l3);
@@ -778,30 +514,30 @@ struct memory_system::impl {
         tx.global = m.at_ic;
         tx.far = m.far;
         tx.ready = now;
-        if (icp.arbiter == arbitration::round_robin) rr_last = m.agent;
+        ic.served(m.agent);
         const std::uint64_t line = m.line;
         if (m.r != request::GetS) drop_stale(line, k);
         if (!tx.global) {
-            ++cl.local_tx;
+            ++cl.local_transactions;
             if (cell.mem_read) {
                 if (in_l2) {
                     ++cl.l2_hits;
-                    tx.ready = in_cluster(k, now, cl.p.l2.latency);
+                    tx.ready = in_cluster(k, now, cl.l2_latency());
                 } else {
                     ++d->l3_hits;
-                    tx.ready = d->clock->edge_after(now, d->p.latency);
+                    tx.ready = d->l3_data(now);
                 }
             }
             tx.answers_left = static_cast<int>(t.size());
             for (int a : t) {
                 const snoop s = a == h.e.owner ? cell.to_owner : cell.to_sharers;
                 const unsigned j = cluster_of(a);  // the target's own SCU hop, in its own clock
-                q->at(in_cluster(j, now, clusters[j]->p.scu.snoop_latency), rank(ph_snoop, a),
+                q->at(in_cluster(j, now, clusters[j]->scu().snoop_latency), rank(ph_snoop, a),
                       [this, a, s, line] { snoop_at_l1(*l1s[a], s, line); });
             }
         } else {
-            ++ic_requests;
-            ++(m.r == request::GetS ? ic_gets : m.r == request::GetM ? ic_getm : ic_upg);
+            ++ic.requests;
+            ++(m.r == request::GetS ? ic.requests_gets : m.r == request::GetM ? ic.requests_getm : ic.requests_upgrade);
             tx.cluster_left.assign(clusters.size(), 0);
             tx.cluster_ready.assign(clusters.size(), duration{});
             std::vector<bool> snooped(clusters.size(), false);
@@ -815,23 +551,23 @@ struct memory_system::impl {
             for (unsigned j = 0; j < clusters.size(); ++j) {
                 if (!snooped[j]) continue;
                 ++tx.answers_left;
-                ++ic_snoops;
+                ++ic.snoops;
                 const duration at =
-                    to_cluster(j, cross(through(now, &at_home(line).snoop_free, cycles{1}, icp.snoop_latency), j, line, false, false));
+                    to_cluster(j, cross(through(now, line, interconnect::channel::snoop, cycles{1}, icp.snoop_latency), j, line, false, false));
                 if (tx.cluster_left[j] == 0) {
                     // Nothing to see here: the SCU answers from its duplicate tags.
-                    ++clusters[j]->snoops_in;
+                    ++clusters[j]->interconnect_snoops;
                     const duration back =
-                        through(cross(in_cluster(j, at, clusters[j]->p.scu.snoop_miss_latency), j, line, true, false),
-                                nullptr, cycles{1}, icp.response_latency);
+                        ic.through(cross(in_cluster(j, at, clusters[j]->scu().snoop_miss_latency), j, line, true, false),
+                                   icp.response_latency);
                     q->at(back, rank(ph_response, j), [this, line] { answer_at_home(line, -1, false, false); });
                     continue;
                 }
-                ++clusters[j]->snoops_in;
+                ++clusters[j]->interconnect_snoops;
                 for (int a : t) {
                     if (cluster_of(a) != j) continue;
                     const snoop s = a == h.e.owner ? cell.to_owner : cell.to_sharers;
-                    q->at(in_cluster(j, at, clusters[j]->p.scu.snoop_latency), rank(ph_snoop, a),
+                    q->at(in_cluster(j, at, clusters[j]->scu().snoop_latency), rank(ph_snoop, a),
                           [this, a, s, line] { snoop_at_l1(*l1s[a], s, line); });
                 }
             }
@@ -843,42 +579,29 @@ struct memory_system::impl {
     // cluster's L2 if one holds it, else from memory.
     duration memory_data(std::uint64_t line, unsigned k, duration now) {
         for (unsigned j = 0; j < clusters.size(); ++j) {
-            if (j == k || !clusters[j]->l2.find(line)) continue;
+            if (j == k || !clusters[j]->l2_holds(line)) continue;
             ++clusters[j]->l2_hits;
-            ++ic_transfers;
+            ++ic.transfers;
             ++home[line].traffic.cross_cluster;
             const duration at =
-                to_cluster(j, cross(through(now, &at_home(line).snoop_free, cycles{1}, icp.snoop_latency), j, line, false, false));
-            return through(cross(in_cluster(j, at, clusters[j]->p.l2.latency), j, line, true, true), &at_home(line).data_free,
+                to_cluster(j, cross(through(now, line, interconnect::channel::snoop, cycles{1}, icp.snoop_latency), j, line, false, false));
+            return through(cross(in_cluster(j, at, clusters[j]->l2_latency()), j, line, true, true), line, interconnect::channel::data,
                            icp.data_occupancy, icp.response_latency);
         }
-        ++mem_reads;
-        duration start = ic.next_edge(now);
-        duration& mem_free = at_home(line).mem_free;
-        if (start < mem_free) start = mem_free;
-        const std::uint64_t busy_fs = line_bytes * fs_per_second / memp.bytes_per_second;
-        mem_free = duration{start.fs + busy_fs};
-        return ic.next_edge(duration{start.fs + memp.latency.fs});
+        return memory.read_line(home_socket(line), now, line_bytes);
     }
 
-    static void touch(cache_array<char>& a, std::uint64_t line) {
-        if (auto* e = a.find(line)) {
-            a.touch(*e);
-            return;
-        }
-        a.install(*a.victim(line, [](const auto&) { return true; }), line);
-    }
     // The cluster's L2, and its DSU's L3, now hold the line.
     void fill_shared(unsigned k, std::uint64_t line) {
-        touch(clusters[k]->l2, line);
-        if (dsu* d = dsu_for(k)) touch(d->l3, line);
+        clusters[k]->l2_fill(line);
+        if (dsu* d = dsu_for(k)) d->l3_fill(line);
     }
 
     // ---- the L1 side of snoops and grants ----
     void snoop_at_l1(l1& c, snoop s, std::uint64_t line) {
         // A core holding a fresh reservation on this line keeps it a little
         // longer: the snoop waits until the hold window closes.
-        const cycles hold = clusters[c.cluster]->p.exclusive.hold_window;
+        const cycles hold = c.ex.hold_window;
         if (hold.n > 0 && c.mon.overlaps(line, line_bytes)) {
             const duration until = clk(c.cluster).edge_after(c.armed_at, hold);
             if (kernel::now() < until) {
@@ -921,7 +644,7 @@ struct memory_system::impl {
         const bool dirty = cell.actions & a_snp_dirty;
         home_line& h = home[line];
         const unsigned k = c.cluster;
-        const duration at_scu = in_cluster(k, kernel::now(), clusters[k]->p.scu.request_latency);
+        const duration at_scu = in_cluster(k, kernel::now(), clusters[k]->scu().request_latency);
         const int agent = static_cast<int>(c.agent);
         if (!h.tx.global) {
             q->at(at_scu, rank(ph_response, c.agent),
@@ -934,14 +657,14 @@ struct memory_system::impl {
         if (agent == tx.owner_at_start) tx.owner_dirty = dirty, owner_answered(tx, data);
         if (--tx.cluster_left[k] > 0) return;
         const duration leave = cross(tx.cluster_ready[k], k, line, true, data);
-        const duration back = data ? through(leave, &at_home(line).data_free, icp.data_occupancy, icp.response_latency)
-                                   : through(leave, nullptr, cycles{1}, icp.response_latency);
+        const duration back = data ? through(leave, line, interconnect::channel::data, icp.data_occupancy, icp.response_latency)
+                                   : ic.through(leave, icp.response_latency);
         q->at(back, rank(ph_response, k), [this, line] { answer_at_home(line, -1, false, false); });
     }
 
     void owner_answered(transaction& tx, bool data) {
         if (data && cluster_of(tx.owner_at_start) != l1s[tx.req.agent]->cluster)
-            ++ic_transfers, ++home[tx.req.line].traffic.cross_cluster;
+            ++ic.transfers, ++home[tx.req.line].traffic.cross_cluster;
     }
 
     // A snoop answer reaches the point of serialisation.
@@ -968,12 +691,12 @@ struct memory_system::impl {
         duration at;
         if (tx.global) {
             const duration at_scu = to_cluster(
-                k, cross(through(tx.ready, &at_home(line).data_free, data ? icp.data_occupancy : cycles{1}, icp.data_latency), k, line,
+                k, cross(through(tx.ready, line, interconnect::channel::data, data ? icp.data_occupancy : cycles{1}, icp.data_latency), k, line,
                          false, data));
-            at = in_cluster(k, at_scu, clusters[k]->p.scu.snoop_latency);
+            at = in_cluster(k, at_scu, clusters[k]->scu().snoop_latency);
             fill_shared(k, line);
         } else {
-            at = in_cluster(k, tx.ready, clusters[k]->p.scu.snoop_latency);
+            at = in_cluster(k, tx.ready, clusters[k]->scu().snoop_latency);
         }
         q->at(at, rank(ph_response, agent), [this, agent, g, line] { grant_at_l1(*l1s[agent], g, line); });
     }
@@ -988,8 +711,8 @@ struct memory_system::impl {
         const unsigned k = c.cluster;
         const std::uint64_t line = tx.req.line;
         const duration at_scu = to_cluster(
-            k, cross(through(tx.ready, &at_home(line).data_free, cycles{1}, icp.data_latency), k, line, false, false));
-        const duration at = in_cluster(k, at_scu, clusters[k]->p.scu.snoop_latency);
+            k, cross(through(tx.ready, line, interconnect::channel::data, cycles{1}, icp.data_latency), k, line, false, false));
+        const duration at = in_cluster(k, at_scu, clusters[k]->scu().snoop_latency);
         l1::op& o = *c.op_for(line);
         const mem_response resp = perform(c, o, at);
         q->at(at, rank(ph_response, c.agent), [this, &c, line, resp] { finish(c, *c.op_for(line), resp); });
@@ -1010,8 +733,8 @@ struct memory_system::impl {
         // Unblock the home.
         const unsigned k = c.cluster;
         const bool global = home[line].tx.global;
-        duration at = in_cluster(k, kernel::now(), clusters[k]->p.scu.request_latency);
-        if (global) at = through(cross(at, k, line, true, false), nullptr, cycles{1}, icp.response_latency);
+        duration at = in_cluster(k, kernel::now(), clusters[k]->scu().request_latency);
+        if (global) at = ic.through(cross(at, k, line, true, false), icp.response_latency);
         q->at(at, rank(ph_response, c.agent), [this, line] { unblock(line); });
         // The core's access now performs.
         l1::op& o = *c.op_for(line);
@@ -1068,11 +791,7 @@ struct memory_system::impl {
         while (!h.busy && !h.waiting.empty()) {
             auto best = h.waiting.begin();
             for (auto it = h.waiting.begin(); it != h.waiting.end(); ++it) {
-                const bool before = icp.arbiter == arbitration::fixed_priority
-                                        ? it->agent < best->agent
-                                        : (it->arrived < best->arrived ||
-                                           (it->arrived == best->arrived && arb_key(it->agent) < arb_key(best->agent)));
-                if (before) best = it;
+                if (ic.before(it->agent, it->arrived, best->agent, best->arrived)) best = it;
             }
             const request_msg m = *best;
             h.waiting.erase(best);
@@ -1133,7 +852,7 @@ void memory_system::access(unsigned agent, const mem_request& r, std::function<v
     m->access(agent, r, std::move(done));
 }
 
-cycles memory_system::l1_hit_latency(unsigned agent) const { return m->clusters.at(m->l1s.at(agent)->cluster)->p.l1.hit_latency; }
+cycles memory_system::l1_hit_latency(unsigned agent) const { return m->l1s.at(agent)->p.hit_latency; }
 
 std::uint64_t memory_system::peek(std::uint64_t addr, unsigned size) const { return m->read(addr, size); }
 void memory_system::poke(std::uint64_t addr, unsigned size, std::uint64_t value) { m->write(addr, size, value); }
@@ -1151,9 +870,9 @@ bool memory_system::reservation_held(unsigned agent, std::uint64_t addr) const {
 std::vector<const stat_group*> memory_system::stat_groups() const {
     std::vector<const stat_group*> out;
     for (const auto& c : m->l1s) out.push_back(&c->stats);
-    for (const auto& c : m->clusters) out.push_back(&c->stats);
-    for (const auto& d : m->dsus) out.push_back(&d->stats);
-    out.push_back(&m->ic_stats);
+    for (const auto& c : m->clusters) out.push_back(&c->stats());
+    for (const auto& d : m->dsus) out.push_back(&d->stats());
+    out.push_back(&m->ic.stats());
     return out;
 }
 

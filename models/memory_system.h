@@ -56,9 +56,13 @@
 #include <unordered_map>
 #include <vector>
 
-#include "models/cache_array.h"
 #include "models/coherence_protocol.h"
-#include "models/exclusive_monitor.h"
+#include "models/mem/access.h"
+#include "models/mem/cluster.h"
+#include "models/mem/dram.h"
+#include "models/mem/dsu.h"
+#include "models/mem/interconnect.h"
+#include "models/mem/l1_cache.h"
 #include "sim/clock_domain.h"
 #include "sim/event_queue.h"
 #include "sim/observer.h"
@@ -68,114 +72,12 @@
 
 namespace cohsim {
 
-// ---- parameters -------------------------------------------------------------
-
-struct l1_params {
-    byte_size size{32 * 1024};
-    std::uint32_t ways = 4;
-    cycles hit_latency{3};
-    bool prefetch_store = true;  // PRFM PST* fetches a missing line unique (false: the hint is dropped)
-    static void describe(cfg::struct_schema<l1_params>& s);
-};
-
-struct l2_params {
-    byte_size size{1024 * 1024};
-    std::uint32_t ways = 16;
-    cycles latency{13};
-    static void describe(cfg::struct_schema<l2_params>& s);
-};
-
-// Message hops inside a cluster, in the cluster's (core) clock.
-struct scu_params {
-    cycles request_latency{2};     // L1 -> SCU: a request, snoop response or unblock
-    cycles snoop_latency{4};       // SCU -> L1: a snoop, or a grant
-    cycles snoop_miss_latency{6};  // an interconnect snoop no L1 here needs to see
-    static void describe(cfg::struct_schema<scu_params>& s);
-};
-
-struct exclusive_params {
-    byte_size granule{64};
-    bool load_unique = false;  // LDXR asks for the line Unique (else Shared)
-    cycles hold_window{0};
-    bool evict_clears = true;
-    static void describe(cfg::struct_schema<exclusive_params>& s);
-};
-
-enum class arbitration { fifo, round_robin, fixed_priority };
-template <>
-struct cfg::enum_names<arbitration> {
-    static const std::vector<std::pair<arbitration, const char*>>& list();
-};
-
-struct interconnect_params {
-    frequency freq;
-    bool snoop_filter = false;
-    arbitration arbiter = arbitration::fifo;
-    cycles request_latency{4};   // cluster -> point of serialisation
-    cycles snoop_latency{4};     // point of serialisation -> cluster
-    cycles response_latency{4};  // cluster -> point of serialisation, snoop answers and unblocks
-    cycles data_latency{4};      // point of serialisation -> requesting cluster
-    cycles request_occupancy{1}; // cycles a message holds the request channel
-    cycles data_occupancy{4};    // cycles a 64-byte line holds the data channel
-    bool far_atomics = false;    // LSE atomics performed at the interconnect
-    duration link_latency{100'000'000};                 // between sockets, each way
-    std::uint64_t link_bytes_per_second = 25'000'000'000ULL;
-    static void describe(cfg::struct_schema<interconnect_params>& s);
-};
-
-// A DynamIQ Shared Unit: clusters that name the same DSU form one coherence
-// domain (transfers between them stay inside) and share an L3.
-struct l3_params {
-    byte_size size{2 * 1024 * 1024};
-    std::uint32_t ways = 16;
-    cycles latency{20};
-    static void describe(cfg::struct_schema<l3_params>& s);
-};
-
-struct dsu_params {
-    frequency freq;
-    l3_params l3;
-    static void describe(cfg::struct_schema<dsu_params>& s);
-};
-
-struct memory_params {
-    duration latency{100'000'000};          // 100ns
-    std::uint64_t bytes_per_second = 12'800'000'000ULL;
-    static void describe(cfg::struct_schema<memory_params>& s);
-};
-
 // Per cluster: its caches and SCU (the cluster's clock is its cores' clock).
 struct cluster_memory_params {
     l1_params l1;
     l2_params l2;
     scu_params scu;
     exclusive_params exclusive;
-};
-
-// ---- the model ----------------------------------------------------------------
-
-enum class atomic_op { add, swp, set, cas };
-
-struct mem_request {
-    enum kind_t { load, store, load_exclusive, store_exclusive, atomic, prefetch_unique } kind = load;
-    std::uint64_t addr = 0;
-    unsigned size = 8;  // 1, 2, 4 or 8 bytes, naturally aligned
-    std::uint64_t value = 0;    // store data, atomic operand, CAS new value
-    std::uint64_t compare = 0;  // CAS expected value
-    atomic_op op = atomic_op::add;
-};
-
-struct mem_response {
-    std::uint64_t value = 0;  // loaded / old value
-    bool success = true;      // store-exclusive outcome
-    duration done;            // when the core may use it
-};
-
-// What the memory system asks of a core.
-struct core_port {
-    virtual ~core_port() = default;
-    virtual void monitor_cleared() = 0;  // raises this core's WFE event
-    virtual bool asleep() const = 0;      // in WFE (for --explain)
 };
 
 class memory_system : public sc_core::sc_module {
@@ -199,7 +101,7 @@ public:
     ~memory_system() override;
 
     // Most accesses one L1 may have in flight (each to a different line).
-    static constexpr unsigned max_outstanding = 16;
+    static constexpr unsigned max_outstanding = cohsim::max_outstanding;
 
     // Core `agent` (numbered over all clusters in order) joins; its port is
     // told when its reservation is lost.

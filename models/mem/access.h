@@ -1,0 +1,41 @@
+// What a core asks of the memory system, and what it gets back.
+#pragma once
+
+#include <cstdint>
+
+#include "sim/units.h"
+
+namespace cohsim {
+
+enum class atomic_op { add, swp, set, cas };
+
+struct mem_request {
+    enum kind_t { load, store, load_exclusive, store_exclusive, atomic, prefetch_unique } kind = load;
+    std::uint64_t addr = 0;
+    unsigned size = 8;  // 1, 2, 4 or 8 bytes, naturally aligned
+    std::uint64_t value = 0;    // store data, atomic operand, CAS new value
+    std::uint64_t compare = 0;  // CAS expected value
+    atomic_op op = atomic_op::add;
+};
+
+struct mem_response {
+    std::uint64_t value = 0;  // loaded / old value
+    bool success = true;      // store-exclusive outcome
+    duration done;            // when the core may use it
+};
+
+// What the memory system asks of a core.
+struct core_port {
+    virtual ~core_port() = default;
+    virtual void monitor_cleared() = 0;  // raises this core's WFE event
+    virtual bool asleep() const = 0;      // in WFE (for --explain)
+};
+
+constexpr std::uint64_t line_bytes = 64;
+constexpr std::uint64_t line_of(std::uint64_t a) { return a & ~(line_bytes - 1); }
+
+inline bool is_write(const mem_request& r) {
+    return r.kind == mem_request::store || r.kind == mem_request::store_exclusive || r.kind == mem_request::atomic;
+}
+
+}  // namespace cohsim

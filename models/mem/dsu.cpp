@@ -1,0 +1,29 @@
+#include "models/mem/dsu.h"
+
+#include "models/mem/cluster.h"
+
+namespace cohsim {
+
+void l3_params::describe(cfg::struct_schema<l3_params>& s) {
+    s.param("size", &l3_params::size, "shared L3 size").def(l3_params{}.size).range(byte_size{64 * 1024}, byte_size{1u << 30});
+    s.param("ways", &l3_params::ways, "L3 associativity").def(l3_params{}.ways).range(1u, 64u);
+    s.param("latency", &l3_params::latency, "L3 data access once the request is in the DSU, DSU cycles")
+        .def(l3_params{}.latency)
+        .range(cycles{1}, cycles{1000});
+}
+
+void dsu_params::describe(cfg::struct_schema<dsu_params>& s) {
+    s.param("freq", &dsu_params::freq, "DSU (L3 and snoop unit) clock").range(frequency{1'000'000}, frequency{10'000'000'000ULL});
+    s.sub("l3", &dsu_params::l3, "the shared L3");
+}
+
+dsu::dsu(const std::string& name, const clock_domain& clock, const l3_params& l3, std::uint32_t line_bytes)
+    : m_clock(&clock), m_p(l3), m_l3(cache_geometry{l3.size.bytes, l3.ways, line_bytes}), m_stats(name + ".l3") {}
+
+void dsu::l3_fill(std::uint64_t line) { fill_filter(m_l3, line); }
+
+void dsu::l3_drop(std::uint64_t line) {
+    if (auto* e = m_l3.find(line)) m_l3.invalidate(*e);
+}
+
+}  // namespace cohsim

@@ -1,0 +1,80 @@
+#include "models/mem/interconnect.h"
+
+namespace cohsim {
+
+const std::vector<std::pair<arbitration, const char*>>& cfg::enum_names<arbitration>::list() {
+    static const std::vector<std::pair<arbitration, const char*>> l = {
+        {arbitration::fifo, "fifo"}, {arbitration::round_robin, "round_robin"},
+        {arbitration::fixed_priority, "fixed_priority"}};
+    return l;
+}
+
+void interconnect_params::describe(cfg::struct_schema<interconnect_params>& s) {
+    s.param("freq", &interconnect_params::freq, "interconnect clock")
+        .range(frequency{1'000'000}, frequency{10'000'000'000ULL});
+    s.param("snoop_filter", &interconnect_params::snoop_filter,
+            "snoop only the clusters holding the line (CCI-500/550) instead of all others (CCI-400)")
+        .def(interconnect_params{}.snoop_filter);
+    s.param("arbitration", &interconnect_params::arbiter,
+            "order of requests waiting for one line: fifo (arrival, ties to the lower core), round_robin "
+            "(arrival, ties rotate), fixed_priority (lower core number first)")
+        .def(interconnect_params{}.arbiter);
+    s.param("request_latency", &interconnect_params::request_latency,
+            "cluster to point of serialisation, interconnect cycles")
+        .def(interconnect_params{}.request_latency)
+        .range(cycles{0}, cycles{10000});
+    s.param("snoop_latency", &interconnect_params::snoop_latency, "point of serialisation to a cluster, interconnect cycles")
+        .def(interconnect_params{}.snoop_latency)
+        .range(cycles{0}, cycles{10000});
+    s.param("response_latency", &interconnect_params::response_latency,
+            "a cluster's snoop answer or unblock back to the point of serialisation, interconnect cycles")
+        .def(interconnect_params{}.response_latency)
+        .range(cycles{0}, cycles{10000});
+    s.param("data_latency", &interconnect_params::data_latency,
+            "point of serialisation to the requesting cluster (grant or data), interconnect cycles")
+        .def(interconnect_params{}.data_latency)
+        .range(cycles{0}, cycles{10000});
+    s.param("request_occupancy", &interconnect_params::request_occupancy,
+            "interconnect cycles one request holds the request channel")
+        .def(interconnect_params{}.request_occupancy)
+        .range(cycles{1}, cycles{1000});
+    s.param("data_occupancy", &interconnect_params::data_occupancy,
+            "interconnect cycles one 64-byte line holds the data channel")
+        .def(interconnect_params{}.data_occupancy)
+        .range(cycles{1}, cycles{1000});
+    s.param("far_atomics", &interconnect_params::far_atomics,
+            "LSE atomics are performed at the interconnect (far) instead of in the L1 after taking the line (near)")
+        .def(false);
+    s.param("link_latency", &interconnect_params::link_latency,
+            "one crossing of the inter-socket link (only with clusters on several sockets)")
+        .def(interconnect_params{}.link_latency)
+        .range(duration{0}, duration{100'000'000'000ULL});
+    s.param("link_bytes_per_second", &interconnect_params::link_bytes_per_second,
+            "inter-socket link bandwidth each way, bytes per second")
+        .def(interconnect_params{}.link_bytes_per_second)
+        .range(std::uint64_t{1'000'000}, std::uint64_t{10'000'000'000'000ULL});
+}
+
+interconnect::interconnect(const interconnect_params& p, unsigned sockets, unsigned agents)
+    : m_p(p), m_clock("interconnect", p.freq), m_agents(agents), m_ports(sockets) {}
+
+duration interconnect::through(duration t, unsigned socket, channel c, cycles occupancy, cycles latency) {
+    ports& p = m_ports.at(socket);
+    duration& busy = c == channel::request ? p.request : c == channel::snoop ? p.snoop : p.data;
+    duration start = m_clock.next_edge(t);
+    if (start < busy) start = busy;
+    busy = m_clock.edge_after(start, occupancy);
+    return m_clock.edge_after(start, latency);
+}
+
+std::uint64_t interconnect::arbitration_key(unsigned agent) const {
+    if (m_p.arbiter == arbitration::round_robin) return (agent + m_agents - m_rr_last - 1) % m_agents;
+    return agent;
+}
+
+bool interconnect::before(unsigned a, duration ta, unsigned b, duration tb) const {
+    if (m_p.arbiter == arbitration::fixed_priority) return a < b;
+    return ta < tb || (ta == tb && arbitration_key(a) < arbitration_key(b));
+}
+
+}  // namespace cohsim

@@ -1,0 +1,103 @@
+// The CCI-like interconnect between clusters: per socket, a request channel,
+// a snoop channel and a data channel, each with a busy-until time, in the
+// interconnect's own clock; the order of requests waiting for one line.
+//
+// Modelled: a message through a channel starts at the interconnect's next
+// clock edge (or when the channel is free, if later), holds the channel for
+// `occupancy` cycles and arrives `latency` cycles after it started; answers
+// to the point of serialisation hold no channel. Simultaneous requests for a
+// line are ordered by the arbitration policy, never by host order. Lines are
+// interleaved over the sockets' homes by line number.
+// Not modelled: the snoop filter's capacity (it is exact and unbounded:
+// `snoop_filter: true` snoops only the clusters holding the line), QoS,
+// virtual channels, credit flow control.
+// Timing assumptions: each latency is in interconnect cycles from the
+// platform's sources; the line transfer's occupancy models the data width.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "sim/clock_domain.h"
+#include "sim/schema.h"
+#include "sim/stats.h"
+#include "sim/units.h"
+
+namespace cohsim {
+
+enum class arbitration { fifo, round_robin, fixed_priority };
+template <>
+struct cfg::enum_names<arbitration> {
+    static const std::vector<std::pair<arbitration, const char*>>& list();
+};
+
+struct interconnect_params {
+    frequency freq;
+    bool snoop_filter = false;
+    arbitration arbiter = arbitration::fifo;
+    cycles request_latency{4};   // cluster -> point of serialisation
+    cycles snoop_latency{4};     // point of serialisation -> cluster
+    cycles response_latency{4};  // cluster -> point of serialisation, snoop answers and unblocks
+    cycles data_latency{4};      // point of serialisation -> requesting cluster
+    cycles request_occupancy{1}; // cycles a message holds the request channel
+    cycles data_occupancy{4};    // cycles a 64-byte line holds the data channel
+    bool far_atomics = false;    // LSE atomics performed at the interconnect
+    duration link_latency{100'000'000};                 // between sockets, each way
+    std::uint64_t link_bytes_per_second = 25'000'000'000ULL;
+    static void describe(cfg::struct_schema<interconnect_params>& s);
+};
+
+class interconnect {
+public:
+    enum class channel { request, snoop, data };
+
+    // `agents`: the cores, numbered over all clusters (for arbitration).
+    interconnect(const interconnect_params& p, unsigned sockets, unsigned agents);
+
+    const interconnect_params& params() const { return m_p; }
+    const clock_domain& clock() const { return m_clock; }
+    unsigned sockets() const { return static_cast<unsigned>(m_ports.size()); }
+    // The socket whose home serves `line` (interleaved by line number).
+    unsigned home_socket(std::uint64_t line, std::uint64_t line_bytes) const {
+        return static_cast<unsigned>((line / line_bytes) % m_ports.size());
+    }
+
+    // A message through channel `c` of socket `socket`'s interconnect, sent
+    // at `t`: starts at the first free edge, holds the channel `occupancy`
+    // cycles, arrives `latency` cycles after it started.
+    duration through(duration t, unsigned socket, channel c, cycles occupancy, cycles latency);
+    // A message that holds no channel: from the next edge, `latency` cycles.
+    duration through(duration t, cycles latency) const { return m_clock.edge_after(m_clock.next_edge(t), latency); }
+
+    // Arbitration: requests for one line that arrive at the same time are
+    // served in the order of this key (lower first); `served` rotates it.
+    std::uint64_t arbitration_key(unsigned agent) const;
+    void served(unsigned agent) {
+        if (m_p.arbiter == arbitration::round_robin) m_rr_last = agent;
+    }
+    // Whether a request from `a` that arrived at `ta` goes before one from `b` at `tb`.
+    bool before(unsigned a, duration ta, unsigned b, duration tb) const;
+
+    stat_group& stats() { return m_stats; }
+    const stat_group& stats() const { return m_stats; }
+
+    stat_group m_stats{"interconnect"};
+    counter requests{m_stats, "requests", "requests that reached the interconnect"};
+    counter requests_gets{m_stats, "requests_gets", "ReadShared requests (GetS) at the interconnect"};
+    counter requests_getm{m_stats, "requests_getm", "ReadUnique requests (GetM) at the interconnect"};
+    counter requests_upgrade{m_stats, "requests_upgrade", "CleanUnique requests (upgrades) at the interconnect"};
+    counter snoops{m_stats, "snoops", "snoops sent to clusters"};
+    counter transfers{m_stats, "cross_cluster_transfers", "lines supplied by a cache in another cluster"};
+
+private:
+    interconnect_params m_p;
+    clock_domain m_clock;
+    unsigned m_agents;
+    unsigned m_rr_last = 0;
+    struct ports {
+        duration request, snoop, data;  // busy until
+    };
+    std::vector<ports> m_ports;  // per socket
+};
+
+}  // namespace cohsim

@@ -1,0 +1,18 @@
+#include "models/mem/socket_link.h"
+
+namespace cohsim {
+
+socket_link::socket_link(duration latency, std::uint64_t bytes_per_second, stat_group& stats)
+    : m_latency(latency), m_bytes_per_second(bytes_per_second),
+      m_crossings(stats, "link_crossings", "messages that crossed the inter-socket link") {}
+
+duration socket_link::cross(duration t, unsigned from, unsigned to, std::uint64_t bytes) {
+    if (from == to) return t;
+    duration& free = m_free[{from, to}];
+    const duration start = t < free ? free : t;
+    free = duration{start.fs + bytes * fs_per_second / m_bytes_per_second};
+    ++m_crossings;
+    return duration{start.fs + m_latency.fs};
+}
+
+}  // namespace cohsim
