@@ -46,6 +46,7 @@ public:
             if (e.valid && e.line == line) return &e;
         return nullptr;
     }
+    const entry* find(std::uint64_t addr) const { return const_cast<cache_array*>(this)->find(addr); }
     void touch(entry& e) { e.last_use = ++m_clock; }
 
     // A free way in addr's set, or else the least recently used way for which

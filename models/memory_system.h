@@ -1,48 +1,20 @@
-// The coherent memory system: a private L1 per core, a shared L2 and an SCU
-// per cluster, a CCI-like interconnect between clusters, and memory. It runs
-// the MOESI protocol of coherence_protocol.h with timing.
-//
-// Modelled:
-//   - L1 data caches: set-associative, LRU, 64-byte lines; a hit costs
-//     `l1.hit_latency` core cycles. Evicted lines wait in a writeback buffer
-//     until their Put is acknowledged, so the new line can be filled at once.
-//   - One point of serialisation per line (the home), blocking from a
-//     request until the requester's Unblock. A request is served inside its
-//     cluster when every copy it must snoop and the data it needs are there
-//     (the SCU with its duplicate L1 tags is then the point of
-//     serialisation); otherwise it travels on to the interconnect, which
-//     snoops the other clusters: all of them (broadcast, CCI-400) or only
-//     those holding the line (snoop filter, CCI-500/550).
-//   - Each hop costs cycles of the clock of the component that sends it and
-//     arrives at the receiver's next clock edge. Interconnect channels
-//     (request, snoop, data) and memory have a busy-until time; simultaneous
-//     arrivals are ordered by the arbitration policy, never by host order.
-//   - The L2 is a timing filter: a miss whose data no other cache owns is
-//     served at `l2.latency` if the cluster's L2 holds the line, else from
-//     memory; writebacks from an L1 land in its cluster's L2.
-//   - Exclusive monitors (exclusive_monitor.h), cleared when another core
-//     writes the granule or takes the line away, and optionally on eviction;
-//     a hold window delays snoops to a freshly reserved line. An STXR's
-//     upgrade that lost its copy on the way fails at the home and takes
-//     nothing (ACE exclusive CleanUnique).
-//   - LSE atomics performed near: in the L1, after obtaining the line unique.
-//   - LSE atomics performed far when the platform says so: at the point of
-//     serialisation, after every cached copy is invalidated; the requester
-//     gets the old value and no copy of the line.
-//   - Several sockets: each cluster sits on a socket, and each socket has its
-//     own interconnect (channels) and memory; a line's home is on socket
-//     (line / 64) mod sockets (interleaved); every hop between a cluster and
-//     a home on another socket crosses the link, which adds `link_latency`
-//     and holds the link for the message's bytes.
-//   - DynamIQ-style sharing: clusters under one DSU are one coherence domain
-//     (a transfer between them is served by the DSU, in the clusters' own
-//     hop latencies) and share an L3, a timing filter like the L2 with its
-//     latency in the DSU's clock.
-// Store buffers are the core's (models/core.h): here a store is an access
-// like any other, performed when the protocol lets it.
-// Not modelled (yet): instruction fetch.
-// Data values live in one functional memory read and written at the instant
-// an access performs in its L1; the protocol decides when that may happen.
+// The coherent memory system: the composition of its components, built from
+// the config and wired together, behind the API the cores and the tools use.
+// Each component has its own file under models/mem/, with what it models,
+// what it does not, and its timing:
+//   l1_cache, l1_controller  a core's private L1 and its coherence controller
+//   home                     the point of serialisation (full-map directory)
+//   cluster                  a cluster's SCU and shared L2
+//   dsu                      a DynamIQ Shared Unit and its L3
+//   interconnect             the CCI-like channels and arbitration
+//   socket_link              the link between sockets
+//   dram                     one memory controller per socket
+//   functional_memory        the data values
+//   delivery                 when each message arrives (hop by hop)
+//   fabric                   what the controllers share (queue, counts, checks)
+// The protocol is the MOESI of coherence_protocol.h. Store buffers are the
+// core's (models/core.h): here a store is an access like any other,
+// performed when the protocol lets it. Not modelled (yet): instruction fetch.
 #pragma once
 
 #include <systemc>
@@ -61,6 +33,8 @@
 #include "models/mem/cluster.h"
 #include "models/mem/dram.h"
 #include "models/mem/dsu.h"
+#include "models/mem/fabric.h"
+#include "models/mem/home.h"
 #include "models/mem/interconnect.h"
 #include "models/mem/l1_cache.h"
 #include "sim/clock_domain.h"
@@ -128,26 +102,13 @@ public:
 
     std::vector<const stat_group*> stat_groups() const;
 
-    // Coherence traffic of one line, counted where its home serves requests.
-    struct line_traffic {
-        std::uint64_t line = 0;  // address of the line
-        std::uint64_t gets = 0, getm = 0, upgrades = 0;  // requests served (read, write, upgrade)
-        std::uint64_t puts = 0;                          // evictions
-        std::uint64_t exclusive_fails = 0;               // store-exclusive upgrades failed at the home
-        std::uint64_t snoops = 0;                        // snoops sent to L1s for it
-        std::uint64_t cross_cluster = 0;                 // data supplied by another cluster's cache
-        std::uint64_t cross_socket = 0;                  // requests from a cluster on another socket than its home
-        std::uint64_t requests() const { return gets + getm + upgrades; }
-    };
+    // Coherence traffic of one line (models/mem/home.h).
+    using line_traffic = cohsim::line_traffic;
     // Every line the home has seen, by address.
     std::vector<line_traffic> traffic() const;
 
-    // How often each protocol-table cell was executed: cache controllers
-    // (all L1s together) and the home.
-    struct transition_counts {
-        protocol::cache_counts cache{};
-        protocol::home_counts home{};
-    };
+    // How often each protocol-table cell was executed (models/mem/fabric.h).
+    using transition_counts = cohsim::transition_counts;
     const transition_counts& transitions() const;
 
     // Testing aid: after every L1 state change, check single-writer /

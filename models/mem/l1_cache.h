@@ -110,7 +110,7 @@ public:
           array(cache_geometry{l1.size.bytes, l1.ways, static_cast<std::uint32_t>(line_bytes)}),
           mon(excl.granule.bytes), p(l1), ex(excl), stats(name + ".l1") {}
 
-    cstate state_of(std::uint64_t line) {
+    cstate state_of(std::uint64_t line) const {
         if (auto* e = array.find(line)) return e->payload.st;
         auto it = wb.find(line);
         return it == wb.end() ? cstate::I : it->second;

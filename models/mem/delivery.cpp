@@ -1,0 +1,44 @@
+#include "models/mem/delivery.h"
+
+#include "models/mem/access.h"
+
+namespace cohsim {
+
+delivery::delivery(const std::vector<std::unique_ptr<cluster>>& clusters, std::vector<unsigned> socket_of,
+                   interconnect& ic, socket_link& link)
+    : m_clusters(clusters), m_socket_of(std::move(socket_of)), m_ic(ic), m_link(link) {}
+
+unsigned delivery::home_socket(std::uint64_t line) const { return m_ic.home_socket(line, line_bytes); }
+
+duration delivery::cross(duration t, unsigned k, std::uint64_t line, bool to_home, bool data) {
+    const unsigned a = m_socket_of[k], h = home_socket(line);
+    const std::uint64_t bytes = data ? line_bytes : 16;
+    return to_home ? m_link.cross(t, a, h, bytes) : m_link.cross(t, h, a, bytes);
+}
+
+duration delivery::scu_to_home(unsigned k, std::uint64_t line, duration t) {
+    const interconnect_params& p = m_ic.params();
+    return m_ic.through(cross(t, k, line, true, false), home_socket(line), interconnect::channel::request,
+                        p.request_occupancy, p.request_latency);
+}
+
+duration delivery::snoop_to_scu(unsigned k, std::uint64_t line, duration t) {
+    const duration sent = m_ic.through(t, home_socket(line), interconnect::channel::snoop, cycles{1}, m_ic.params().snoop_latency);
+    return m_clusters[k]->arrive(cross(sent, k, line, false, false));
+}
+
+duration delivery::home_to_scu(unsigned k, std::uint64_t line, duration t, bool data) {
+    const interconnect_params& p = m_ic.params();
+    const duration sent = m_ic.through(t, home_socket(line), interconnect::channel::data,
+                                       data ? p.data_occupancy : cycles{1}, p.data_latency);
+    return m_clusters[k]->arrive(cross(sent, k, line, false, data));
+}
+
+duration delivery::answer_to_home(unsigned k, std::uint64_t line, duration t, bool data) {
+    const interconnect_params& p = m_ic.params();
+    const duration leave = cross(t, k, line, true, data);
+    return data ? m_ic.through(leave, home_socket(line), interconnect::channel::data, p.data_occupancy, p.response_latency)
+                : m_ic.through(leave, p.response_latency);
+}
+
+}  // namespace cohsim

@@ -1,0 +1,61 @@
+// When a coherence message arrives: the routes between an L1, its cluster's
+// SCU, the interconnect and a line's home, hop by hop. This decides *when*
+// (clock edges of each hop's sender and receiver, channel busy-until times,
+// link crossings), never *what* a message does.
+//
+// Each hop costs cycles of the clock of the component that sends it and
+// arrives at the receiver's next clock edge:
+//   L1 -> SCU       scu.request_latency core cycles (requests, answers, unblocks)
+//   SCU -> L1       scu.snoop_latency core cycles (snoops, grants)
+//   SCU -> home     the request channel of the home's interconnect
+//   home -> SCU     the snoop channel (snoops) or the data channel (grants, data)
+//   SCU -> home     answers: the data channel when they carry a line, else no channel
+// and each hop between a cluster and a home on another socket crosses the
+// socket link.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "models/mem/cluster.h"
+#include "models/mem/interconnect.h"
+#include "models/mem/socket_link.h"
+#include "sim/units.h"
+
+namespace cohsim {
+
+class delivery {
+public:
+    // `socket_of`: each cluster's socket.
+    delivery(const std::vector<std::unique_ptr<cluster>>& clusters, std::vector<unsigned> socket_of, interconnect& ic,
+             socket_link& link);
+
+    // `n` cycles of cluster `k`'s clock after `t`'s next edge.
+    duration in_cluster(unsigned k, duration t, cycles n) const { return m_clusters[k]->after(t, n); }
+    duration l1_to_scu(unsigned k, duration t) const { return in_cluster(k, t, m_clusters[k]->scu().request_latency); }
+    duration scu_to_l1(unsigned k, duration t) const { return in_cluster(k, t, m_clusters[k]->scu().snoop_latency); }
+
+    // A request cluster `k`'s SCU forwards to the interconnect, at `t`.
+    duration scu_to_home(unsigned k, std::uint64_t line, duration t);
+    // A snoop from the interconnect to cluster `k`'s SCU.
+    duration snoop_to_scu(unsigned k, std::uint64_t line, duration t);
+    // A grant (with the line's data, or not) from the interconnect to `k`'s SCU.
+    duration home_to_scu(unsigned k, std::uint64_t line, duration t, bool data);
+    // An answer (snoop answer, unblock, data) from `k`'s SCU to the interconnect.
+    duration answer_to_home(unsigned k, std::uint64_t line, duration t, bool data);
+
+    unsigned home_socket(std::uint64_t line) const;
+    unsigned socket_of(unsigned k) const { return m_socket_of[k]; }
+
+private:
+    // A hop between cluster `k` and the home of `line` over the socket link.
+    duration cross(duration t, unsigned k, std::uint64_t line, bool to_home, bool data);
+
+    const std::vector<std::unique_ptr<cluster>>& m_clusters;
+    std::vector<unsigned> m_socket_of;
+    interconnect& m_ic;
+    socket_link& m_link;
+};
+
+}  // namespace cohsim

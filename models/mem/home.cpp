@@ -1,0 +1,312 @@
+#include "models/mem/home.h"
+
+#include <algorithm>
+#include <sstream>
+
+#include "models/mem/delivery.h"
+#include "models/mem/l1_controller.h"
+#include "sim/kernel.h"
+
+namespace cohsim {
+
+using namespace protocol;
+
+home::home(fabric& f, const std::vector<std::unique_ptr<cluster>>& clusters, std::vector<int> dsu_of,
+           const std::vector<std::unique_ptr<dsu>>& dsus, interconnect& ic, dram& memory, counter& far_atomics)
+    : m_f(f), m_clusters(clusters), m_dsu_of(std::move(dsu_of)), m_dsus(dsus), m_ic(ic), m_memory(memory),
+      m_far_atomics(far_atomics) {}
+
+unsigned home::cluster_of(int agent) const { return m_f.l1s[static_cast<unsigned>(agent)]->state().cluster; }
+
+// The home serves a request for a line (one cell of its table): counted, and explained.
+void home::served(std::uint64_t line, hstate before, hevent ev, const home_cell& cell, const request_msg& m) {
+    ++m_f.counts.home[static_cast<std::size_t>(before)][static_cast<std::size_t>(ev)];
+    if (!m_f.explaining(line)) return;
+    m_f.obs.explain->served();
+    const l1_cache& c = m_f.l1s[m.agent]->state();
+    m_f.explain(line, std::string("home (") + (m.at_ic ? "interconnect" : c.core.substr(0, c.core.find('.')) + " SCU") +
+                          ") in " + name(before) + " serves " + name(ev) + " from " + c.core + ": " + cell_text(cell));
+}
+
+void home::arrive(request_msg m) {
+    m.arrived = kernel::now();
+    line_record& h = m_lines[m.line];
+    if (h.busy) {
+        h.waiting.push_back(m);
+        return;
+    }
+    process(h, m);
+}
+
+std::vector<int> home::targets(const line_record& h, const home_cell& cell, unsigned requester) const {
+    std::vector<int> t;
+    if (cell.to_owner != snoop::none && h.e.owner >= 0 && h.e.owner != static_cast<int>(requester)) t.push_back(h.e.owner);
+    if (cell.to_sharers != snoop::none)
+        for (int s : h.e.sharers)
+            if (s != static_cast<int>(requester)) t.push_back(s);
+    return t;
+}
+
+// A shared cache outside k's domain holds the line (stale once k writes).
+bool home::cached_outside(std::uint64_t line, unsigned k) const {
+    for (unsigned j = 0; j < m_clusters.size(); ++j)
+        if (!same_domain(j, k) && m_clusters[j]->l2_holds(line)) return true;
+    for (unsigned d = 0; d < m_dsus.size(); ++d)
+        if (static_cast<int>(d) != m_dsu_of[k] && m_dsus[d]->l3_holds(line)) return true;
+    return false;
+}
+
+// k writes the line: every other shared cache's copy is stale.
+void home::drop_stale(std::uint64_t line, unsigned k) {
+    for (unsigned j = 0; j < m_clusters.size(); ++j)
+        if (j != k) m_clusters[j]->l2_drop(line);
+    for (unsigned d = 0; d < m_dsus.size(); ++d)
+        if (static_cast<int>(d) != m_dsu_of[k]) m_dsus[d]->l3_drop(line);
+}
+
+// The cluster's L2, and its DSU's L3, now hold the line.
+void home::fill_shared(unsigned k, std::uint64_t line) {
+    m_clusters[k]->l2_fill(line);
+    if (dsu* d = dsu_for(k)) d->l3_fill(line);
+}
+
+// Forwards a request from its SCU to the interconnect.
+void home::to_interconnect(const request_msg& m, unsigned k, duration now) {
+    request_msg fwd = m;
+    fwd.at_ic = true;
+    const duration at = m_f.net->scu_to_home(k, m.line, now);
+    m_f.q->at(at, rank(phase::request, m_ic.arbitration_key(m.agent)), [this, fwd] { arrive(fwd); });
+}
+
+void home::process(line_record& h, const request_msg& m) {
+    const duration now = kernel::now();
+    delivery& net = *m_f.net;
+    const unsigned k = cluster_of(static_cast<int>(m.agent));
+    // A far atomic snoops every copy, the requester's own included.
+    const hevent ev = m.far ? hevent::GetM : h.e.classify(m.r, static_cast<int>(m.agent), m.exclusive);
+    const home_cell& cell = home_transition(h.e.state, ev);
+    if (cell.kind != outcome::ok)
+        m_f.protocol_error("home " + hex(m.line) + " in " + name(h.e.state) + ": " + name(ev) + " from core " +
+                           std::to_string(m.agent));
+    cluster& cl = *m_clusters[k];
+    const unsigned agent = m.agent;
+    const std::uint64_t line = m.line;
+    if (m.r >= request::PutS) {
+        ++h.traffic.puts;
+        served(line, h.e.state, ev, cell, m);
+        h.e.apply(cell, static_cast<int>(agent), false);
+        fill_shared(k, line);
+        l1_controller* c = m_f.l1s[agent];
+        m_f.q->at(net.scu_to_l1(k, now), rank(phase::response, agent), [c, line] { c->put_ack(line); });
+        return;
+    }
+    if (cell.grant_clean == grant::Excl_Fail) {
+        ++h.traffic.exclusive_fails;
+        served(line, h.e.state, ev, cell, m);
+        // No transaction: the answer goes straight back (no data).
+        const duration at = m.at_ic ? net.home_to_scu(k, line, now, false) : now;
+        l1_controller* c = m_f.l1s[agent];
+        m_f.q->at(net.scu_to_l1(k, at), rank(phase::response, agent), [c, line] { c->exclusive_failed(line); });
+        return;
+    }
+    const auto t = targets(h, cell, m.far ? ~0u : agent);
+    dsu* d = dsu_for(k);
+    const bool in_l2 = cl.l2_holds(line);
+    const bool in_l3 = d && d->l3_holds(line);
+    if (!m.at_ic) {
+        bool local = !m.far && std::all_of(t.begin(), t.end(), [&](int a) { return same_domain(cluster_of(a), k); });
+        if (cell.mem_read) local = local && (in_l2 || in_l3);
+        if (m.r != request::GetS) local = local && !cached_outside(line, k);
+        if (!local) return to_interconnect(m, k, now);
+    }
+    // The line is ours until the requester's Unblock.
+    h.busy = true;
+    served(line, h.e.state, ev, cell, m);
+    ++(m.r == request::GetS ? h.traffic.gets : m.r == request::GetM ? h.traffic.getm : h.traffic.upgrades);
+    if (net.socket_of(k) != net.home_socket(line)) ++h.traffic.cross_socket;
+    transaction& tx = h.tx;
+    tx = transaction{};
+    tx.req = m;
+    tx.cell = &cell;
+    tx.owner_at_start = h.e.owner;
+    tx.global = m.at_ic;
+    tx.far = m.far;
+    tx.ready = now;
+    m_ic.served(agent);
+    if (m.r != request::GetS) drop_stale(line, k);
+    if (!tx.global) {
+        ++cl.local_transactions;
+        if (cell.mem_read) {
+            if (in_l2) {
+                ++cl.l2_hits;
+                tx.ready = net.in_cluster(k, now, cl.l2_latency());
+            } else {
+                ++d->l3_hits;
+                tx.ready = d->l3_data(now);
+            }
+        }
+        tx.answers_left = static_cast<int>(t.size());
+        for (int a : t) {
+            const snoop s = a == h.e.owner ? cell.to_owner : cell.to_sharers;
+            l1_controller* c = m_f.l1s[static_cast<unsigned>(a)];
+            // The target's own SCU hop, in its own clock.
+            m_f.q->at(net.scu_to_l1(cluster_of(a), now), rank(phase::snoop, static_cast<std::uint64_t>(a)),
+                      [c, s, line] { c->snoop(s, line); });
+        }
+    } else {
+        ++m_ic.requests;
+        ++(m.r == request::GetS ? m_ic.requests_gets : m.r == request::GetM ? m_ic.requests_getm : m_ic.requests_upgrade);
+        const std::size_t n = m_clusters.size();
+        tx.cluster_left.assign(n, 0);
+        tx.cluster_ready.assign(n, duration{});
+        std::vector<bool> snooped(n, false);
+        for (int a : t) ++tx.cluster_left[cluster_of(a)], snooped[cluster_of(a)] = true;
+        if (!m_ic.params().snoop_filter)
+            for (unsigned j = 0; j < n; ++j)
+                if (j != k || m.far) snooped[j] = true;
+        if (cell.mem_read) tx.ready = memory_data(line, k, now);
+        for (unsigned j = 0; j < n; ++j) {
+            if (!snooped[j]) continue;
+            ++tx.answers_left;
+            ++m_ic.snoops;
+            const duration at = net.snoop_to_scu(j, line, now);
+            ++m_clusters[j]->interconnect_snoops;
+            if (tx.cluster_left[j] == 0) {
+                // Nothing to see here: the SCU answers from its duplicate tags.
+                const duration back =
+                    net.answer_to_home(j, line, net.in_cluster(j, at, m_clusters[j]->scu().snoop_miss_latency), false);
+                m_f.q->at(back, rank(phase::response, j), [this, line] { answer(line, -1, false, false); });
+                continue;
+            }
+            for (int a : t) {
+                if (cluster_of(a) != j) continue;
+                const snoop s = a == h.e.owner ? cell.to_owner : cell.to_sharers;
+                l1_controller* c = m_f.l1s[static_cast<unsigned>(a)];
+                m_f.q->at(net.scu_to_l1(j, at), rank(phase::snoop, static_cast<std::uint64_t>(a)),
+                          [c, s, line] { c->snoop(s, line); });
+            }
+        }
+    }
+    if (tx.answers_left == 0) grant_now(h);
+}
+
+// When a line that no cache owns reaches the interconnect: from another
+// cluster's L2 if one holds it, else from memory.
+duration home::memory_data(std::uint64_t line, unsigned k, duration now) {
+    delivery& net = *m_f.net;
+    for (unsigned j = 0; j < m_clusters.size(); ++j) {
+        if (j == k || !m_clusters[j]->l2_holds(line)) continue;
+        ++m_clusters[j]->l2_hits;
+        ++m_ic.transfers;
+        ++m_lines[line].traffic.cross_cluster;
+        const duration at = net.snoop_to_scu(j, line, now);
+        return net.answer_to_home(j, line, net.in_cluster(j, at, m_clusters[j]->l2_latency()), true);
+    }
+    return m_memory.read_line(net.home_socket(line), now, line_bytes);
+}
+
+void home::snoop_answered(unsigned k, unsigned agent_, std::uint64_t line, bool data, bool dirty) {
+    line_record& h = m_lines[line];
+    const duration at_scu = m_f.net->l1_to_scu(k, kernel::now());
+    const int agent = static_cast<int>(agent_);
+    if (!h.tx.global) {
+        m_f.q->at(at_scu, rank(phase::response, agent_),
+                  [this, line, agent, data, dirty] { answer(line, agent, data, dirty); });
+        return;
+    }
+    // Global: the cluster answers once all its snooped L1s have.
+    transaction& tx = h.tx;
+    if (tx.cluster_ready[k] < at_scu) tx.cluster_ready[k] = at_scu;
+    if (agent == tx.owner_at_start) tx.owner_dirty = dirty, owner_answered(tx, data);
+    if (--tx.cluster_left[k] > 0) return;
+    const duration back = m_f.net->answer_to_home(k, line, tx.cluster_ready[k], data);
+    m_f.q->at(back, rank(phase::response, k), [this, line] { answer(line, -1, false, false); });
+}
+
+void home::owner_answered(transaction& tx, bool data) {
+    if (data && cluster_of(tx.owner_at_start) != cluster_of(static_cast<int>(tx.req.agent)))
+        ++m_ic.transfers, ++m_lines[tx.req.line].traffic.cross_cluster;
+}
+
+// A snoop answer reaches the point of serialisation.
+void home::answer(std::uint64_t line, int agent, bool data, bool dirty) {
+    line_record& h = m_lines[line];
+    transaction& tx = h.tx;
+    if (!h.busy || tx.answers_left <= 0) m_f.protocol_error("unexpected snoop answer for line " + hex(line));
+    if (agent >= 0 && agent == tx.owner_at_start) {
+        if (!data) m_f.protocol_error("owner answered without data for line " + hex(line));
+        tx.owner_dirty = dirty;
+    }
+    if (tx.ready < kernel::now()) tx.ready = kernel::now();
+    if (--tx.answers_left == 0) grant_now(h);
+}
+
+void home::grant_now(line_record& h) {
+    transaction& tx = h.tx;
+    if (tx.far) return far_result(h);
+    delivery& net = *m_f.net;
+    const grant g = tx.owner_dirty ? tx.cell->grant_dirty : tx.cell->grant_clean;
+    h.e.apply(*tx.cell, static_cast<int>(tx.req.agent), tx.owner_dirty);
+    const unsigned agent = tx.req.agent, k = cluster_of(static_cast<int>(agent));
+    const std::uint64_t line = tx.req.line;
+    const bool data = g == grant::Data_S || g == grant::Data_E || g == grant::Data_M;
+    duration at;
+    if (tx.global) {
+        at = net.scu_to_l1(k, net.home_to_scu(k, line, tx.ready, data));
+        fill_shared(k, line);
+    } else {
+        at = net.scu_to_l1(k, tx.ready);
+    }
+    l1_controller* c = m_f.l1s[agent];
+    m_f.q->at(at, rank(phase::response, agent), [c, g, line] { c->grant(g, line); });
+}
+
+// A far atomic: every copy is gone; the home performs the operation and
+// returns the old value; nobody caches the line now.
+void home::far_result(line_record& h) {
+    transaction& tx = h.tx;
+    ++m_far_atomics;
+    h.e = home_entry{};
+    const unsigned k = cluster_of(static_cast<int>(tx.req.agent));
+    const std::uint64_t line = tx.req.line;
+    const duration at = m_f.net->scu_to_l1(k, m_f.net->home_to_scu(k, line, tx.ready, false));
+    m_f.l1s[tx.req.agent]->far_result(line, at);
+    unblock(line);
+}
+
+void home::unblock(std::uint64_t line) {
+    line_record& h = m_lines[line];
+    if (!h.busy) m_f.protocol_error("unblock of an idle line " + hex(line));
+    h.busy = false;
+    while (!h.busy && !h.waiting.empty()) {
+        auto best = h.waiting.begin();
+        for (auto it = h.waiting.begin(); it != h.waiting.end(); ++it)
+            if (m_ic.before(it->agent, it->arrived, best->agent, best->arrived)) best = it;
+        const request_msg m = *best;
+        h.waiting.erase(best);
+        process(h, m);
+    }
+}
+
+std::vector<line_traffic> home::traffic() const {
+    std::vector<line_traffic> out;
+    for (const auto& [line, h] : m_lines) {
+        line_traffic t = h.traffic;
+        t.line = line;
+        out.push_back(t);
+    }
+    std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.line < b.line; });
+    return out;
+}
+
+std::string home::describe(std::uint64_t line) const {
+    auto it = m_lines.find(line);
+    if (it == m_lines.end()) return "the home has never seen it";
+    const line_record& h = it->second;
+    std::ostringstream os;
+    os << "the home has it in " << name(h.e.state) << (h.busy ? ", busy" : ", idle") << ", owner " << h.e.owner << ", "
+       << h.e.sharers.size() << " sharers, " << h.waiting.size() << " requests waiting";
+    return os.str();
+}
+
+}  // namespace cohsim

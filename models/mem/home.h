@@ -1,0 +1,142 @@
+// The home: the point of serialisation of every line, running the home table
+// of coherence_protocol.h with a full-map directory (exact owner and sharers
+// of every line, unbounded: no directory evictions).
+//
+// Modelled:
+//   - blocking per line: from accepting a request until the requester's
+//     Unblock; later requests for the line wait, and are served in the
+//     interconnect's arbitration order (arrival, then the policy's key);
+//   - where a request is served: inside its coherence domain (its cluster's
+//     SCU, or the DSU for clusters under one) when every copy it must snoop
+//     and the data it needs are there and no shared cache outside holds a
+//     copy a write would make stale; otherwise the request travels on to the
+//     interconnect of the line's home socket, which snoops the other clusters
+//     (all of them with broadcast snoops, the holders with a snoop filter);
+//   - the data a request needs: from the owner's snoop answer, else the
+//     cluster's L2 or the DSU's L3 (inside the domain), another cluster's L2
+//     or DRAM (at the interconnect);
+//   - store-exclusive upgrades that lost their copy fail at once (Excl_Fail);
+//   - far atomics: every copy, the requester's own included, is snooped
+//     away; the home performs the operation and nobody caches the line;
+//   - per-line traffic counts (requests, evictions, snoops, transfers).
+// Not modelled: a finite directory or snoop filter, directory latency
+// separate from the hop latencies, retries (NACKs), the home's own queues.
+// Timing: see delivery.h for each hop; DRAM, L2 and L3 latencies in their
+// components.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "models/coherence_protocol.h"
+#include "models/mem/cluster.h"
+#include "models/mem/dram.h"
+#include "models/mem/dsu.h"
+#include "models/mem/fabric.h"
+#include "models/mem/interconnect.h"
+#include "sim/stats.h"
+#include "sim/units.h"
+
+namespace cohsim {
+
+// A request on its way to, or waiting at, the point of serialisation.
+struct request_msg {
+    unsigned agent;
+    protocol::request r;
+    std::uint64_t line;
+    bool at_ic;  // reached the interconnect (else: at the requester's SCU)
+    duration arrived;
+    bool far = false;        // a far atomic: served at the interconnect, no copy for the requester
+    bool exclusive = false;  // a store-exclusive's upgrade (fails if the copy is lost meanwhile)
+};
+
+// Coherence traffic of one line, counted where its home serves requests.
+struct line_traffic {
+    std::uint64_t line = 0;  // address of the line
+    std::uint64_t gets = 0, getm = 0, upgrades = 0;  // requests served (read, write, upgrade)
+    std::uint64_t puts = 0;                          // evictions
+    std::uint64_t exclusive_fails = 0;               // store-exclusive upgrades failed at the home
+    std::uint64_t snoops = 0;                        // snoops sent to L1s for it
+    std::uint64_t cross_cluster = 0;                 // data supplied by another cluster's cache
+    std::uint64_t cross_socket = 0;                  // requests from a cluster on another socket than its home
+    std::uint64_t requests() const { return gets + getm + upgrades; }
+};
+
+class home {
+public:
+    // `dsu_of`: each cluster's DSU (index into `dsus`), -1 for none.
+    // `far_atomics` counts the atomics performed here.
+    home(fabric& f, const std::vector<std::unique_ptr<cluster>>& clusters, std::vector<int> dsu_of,
+         const std::vector<std::unique_ptr<dsu>>& dsus, interconnect& ic, dram& memory, counter& far_atomics);
+
+    // A request reaches the point of serialisation (an SCU or the interconnect).
+    void arrive(request_msg m);
+    // An L1 of cluster `k` answered a snoop for `line`.
+    void snoop_answered(unsigned k, unsigned agent, std::uint64_t line, bool data, bool dirty);
+    // The requester's Unblock: the line serves its next request.
+    void unblock(std::uint64_t line);
+    // The line's current transaction is served at the interconnect.
+    bool serving_globally(std::uint64_t line) { return m_lines[line].tx.global; }
+    void count_snoop(std::uint64_t line) { ++m_lines[line].traffic.snoops; }
+    std::uint64_t arbitration_key(unsigned agent) const { return m_ic.arbitration_key(agent); }
+
+    // Every line seen, by address.
+    std::vector<line_traffic> traffic() const;
+    // The home's record of a line, for the deadlock diagnostic.
+    std::string describe(std::uint64_t line) const;
+
+private:
+    struct transaction {
+        request_msg req;
+        const protocol::home_cell* cell = nullptr;
+        int owner_at_start = -1;
+        bool global = false;
+        bool far = false;
+        int answers_left = 0;
+        bool owner_dirty = false;
+        duration ready;  // latest of data and answers, at the point of serialisation
+        std::vector<int> cluster_left;  // global: targets still to answer, per cluster
+        std::vector<duration> cluster_ready;
+    };
+    struct line_record {
+        protocol::home_entry e;
+        line_traffic traffic;
+        bool busy = false;
+        transaction tx;
+        std::vector<request_msg> waiting;
+    };
+
+    void process(line_record& h, const request_msg& m);
+    void served(std::uint64_t line, protocol::hstate before, protocol::hevent ev, const protocol::home_cell& cell,
+                const request_msg& m);
+    std::vector<int> targets(const line_record& h, const protocol::home_cell& cell, unsigned requester) const;
+    unsigned cluster_of(int agent) const;
+    // Clusters j and k are one coherence domain: the same cluster, or under one DSU.
+    bool same_domain(unsigned j, unsigned k) const { return j == k || (m_dsu_of[j] >= 0 && m_dsu_of[j] == m_dsu_of[k]); }
+    dsu* dsu_for(unsigned k) const {
+        return m_dsu_of[k] >= 0 ? m_dsus[static_cast<unsigned>(m_dsu_of[k])].get() : nullptr;
+    }
+    bool cached_outside(std::uint64_t line, unsigned k) const;
+    void drop_stale(std::uint64_t line, unsigned k);
+    void fill_shared(unsigned k, std::uint64_t line);
+    void to_interconnect(const request_msg& m, unsigned k, duration now);
+    duration memory_data(std::uint64_t line, unsigned k, duration now);
+    void owner_answered(transaction& tx, bool data);
+    void answer(std::uint64_t line, int agent, bool data, bool dirty);
+    void grant_now(line_record& h);
+    void far_result(line_record& h);
+
+    fabric& m_f;
+    const std::vector<std::unique_ptr<cluster>>& m_clusters;
+    std::vector<int> m_dsu_of;
+    const std::vector<std::unique_ptr<dsu>>& m_dsus;
+    interconnect& m_ic;
+    dram& m_memory;
+    counter& m_far_atomics;
+    std::unordered_map<std::uint64_t, line_record> m_lines;
+};
+
+}  // namespace cohsim

@@ -1,0 +1,360 @@
+#include "models/mem/l1_controller.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "models/mem/delivery.h"
+#include "models/mem/functional_memory.h"
+#include "models/mem/home.h"
+#include "sim/kernel.h"
+
+namespace cohsim {
+
+using namespace protocol;
+
+namespace {
+constexpr auto cores_group = timeline_observer::group::cores;
+}
+
+void l1_controller::l1_error(std::uint64_t line, cstate st, cevent ev) const {
+    m_f.protocol_error("L1 " + m_c.stats.name() + " line " + hex(line) + ": " + name(st) + " x " + name(ev));
+}
+
+void l1_controller::access(const mem_request& r, std::function<void(const mem_response&)> done) {
+    if (r.size != 1 && r.size != 2 && r.size != 4 && r.size != 8)
+        throw std::invalid_argument("access size must be 1, 2, 4 or 8 bytes");
+    if (r.addr % r.size != 0) throw std::invalid_argument("unaligned access");
+    l1_cache& c = m_c;
+    if (c.op_for(line_of(r.addr))) throw std::logic_error("core issued a second access to a line with one outstanding");
+    auto free = std::find_if(c.ops.begin(), c.ops.end(), [](const auto& o) { return !o.active; });
+    if (free == c.ops.end()) throw std::logic_error("core issued more accesses than it may have outstanding");
+    op& o = *free;
+    o.active = true;
+    o.issued_at = kernel::now();
+    o.req = r;
+    o.done = std::move(done);
+    (is_write(r) ? c.stores : c.loads) += 1;
+    const duration now = kernel::now();
+    const delivery& net = *m_f.net;
+    if (r.kind == mem_request::store_exclusive && !c.mon.holds(r.addr)) {
+        // The local monitor is open: fail without touching memory.
+        c.mon.store_exclusive(r.addr);
+        ++c.stxr_fail;
+        if (m_f.obs.trace) m_f.obs.trace->instant(cores_group, c.core + " memory", "STXR fails: no reservation", now);
+        m_f.explain(line_of(r.addr), c.core + " STXR: no reservation (the local monitor is open) → fails at once");
+        finish(o, mem_response{0, false, net.in_cluster(c.cluster, now, c.p.hit_latency)});
+        return;
+    }
+    if (r.kind == mem_request::prefetch_unique && !c.p.prefetch_store) {
+        finish(o, mem_response{0, true, net.in_cluster(c.cluster, now, c.p.hit_latency)});
+        return;
+    }
+    if (r.kind == mem_request::atomic && m_f.far_atomics) {
+        const std::uint64_t line = line_of(r.addr);
+        const cstate st = c.state_of(line);
+        if (!can_write(st) && !c.wb.count(line)) {
+            // Far: to the interconnect; the L1 keeps whatever it holds
+            // until the home's snoops take it away.
+            ++c.misses;
+            request_msg m{c.agent, request::GetM, line, false,
+                          net.l1_to_scu(c.cluster, net.in_cluster(c.cluster, now, c.p.hit_latency))};
+            m.far = true;
+            home* h = m_f.point;
+            m_f.q->at(m.arrived, rank(phase::request, h->arbitration_key(c.agent)), [h, m] { h->arrive(m); });
+            return;
+        }
+    }
+    switch (r.kind) {
+        case mem_request::load: o.ev = cevent::Load; break;
+        case mem_request::load_exclusive: o.ev = c.ex.load_unique ? cevent::Unique : cevent::Load; break;
+        case mem_request::prefetch_unique: o.ev = cevent::Unique; break;
+        default: o.ev = cevent::Store; break;
+    }
+    start(o, now);
+}
+
+// An exclusive load that may ask for Unique needs no upgrade once the line is readable.
+cevent l1_controller::event_in(const op& o, cstate st) {
+    if (o.ev == cevent::Unique && o.req.kind == mem_request::load_exclusive && can_read(st)) return cevent::Load;
+    return o.ev;
+}
+
+void l1_controller::finish(op& o, const mem_response& resp) {
+    if (m_f.obs.trace && o.missed) m_f.obs.trace->slice(cores_group, m_c.core + " memory", o.what, o.issued_at, resp.done);
+    o.missed = false;
+    o.active = false;
+    auto done = std::move(o.done);
+    done(resp);
+}
+
+void l1_controller::start(op& o, duration now) {
+    l1_cache& c = m_c;
+    const std::uint64_t line = line_of(o.req.addr);
+    cstate st = c.state_of(line);
+    const cevent ev = event_in(o, st);
+    const cache_cell& cell = m_f.cache_cell(st, ev);
+    const duration lookup = m_f.net->in_cluster(c.cluster, now, c.p.hit_latency);
+    if (cell.kind == outcome::stall) {
+        m_f.explain(line, c.core + " " + op_name(o.req) + " finds " + name(st) + ": waits for the eviction");
+        return;  // retried when the line's eviction completes
+    }
+    if (cell.kind == outcome::impossible) l1_error(line, st, ev);
+    if (cell.actions & a_hit) {
+        ++c.hits;
+        if (auto* e = c.array.find(line)) {
+            e->payload.st = cell.next;
+            c.array.touch(*e);
+        }
+        m_f.check_line(line);
+        const mem_response resp = perform(o, lookup);
+        if (m_f.explaining(line))
+            m_f.explain(line, c.core + " " + op_name(o.req) + " hits " + name(st) + " → " + name(cell.next) +
+                                  (o.req.kind == mem_request::store_exclusive
+                                       ? (resp.success ? ": success" : ": fails (reservation lost)")
+                                       : ""));
+        finish(o, resp);
+        return;
+    }
+    ++c.misses;
+    if (cell.actions & a_send_Upg) ++c.upgrades;
+    auto* e = c.array.find(line);
+    if (!e) e = &fill_way(line, now);
+    e->payload.st = cell.next;
+    const request r = (cell.actions & a_send_GetS)   ? request::GetS
+                      : (cell.actions & a_send_GetM) ? request::GetM
+                                                     : request::Upg;
+    if (m_f.explaining(line))
+        m_f.explain(line, c.core + " " + op_name(o.req) + " misses in " + name(st) + " → " + name(cell.next) + ", sends " +
+                              name(r));
+    if (m_f.obs.trace) {
+        o.missed = true;
+        o.what = std::string(name(r)) + " " + hex(line);
+        m_f.trace_line(line);
+        if (m_f.obs.trace->traces_line(line)) o.flow = m_f.obs.trace->flow_start(cores_group, c.core + " memory", lookup);
+    }
+    send_request(r, line, lookup);
+}
+
+cache_array<l1_line>::entry& l1_controller::fill_way(std::uint64_t line, duration now) {
+    l1_cache& c = m_c;
+    auto* v = c.array.victim(line, [](const auto& e) { return is_stable(e.payload.st); });
+    if (!v) m_f.protocol_error("L1 " + c.stats.name() + ": no way to evict");
+    if (v->valid) {
+        const cache_cell& cell = m_f.cache_cell(v->payload.st, cevent::Replacement);
+        if (cell.kind != outcome::ok) m_f.protocol_error("cannot evict a line in " + std::string(name(v->payload.st)));
+        ++c.writebacks;
+        c.wb[v->line] = cell.next;
+        if (c.ex.evict_clears && c.mon.line_lost(v->line, line_bytes)) lose_reservation(v->line);
+        const request r = (cell.actions & a_send_PutS)   ? request::PutS
+                          : (cell.actions & a_send_PutE) ? request::PutE
+                          : (cell.actions & a_send_PutO) ? request::PutO
+                                                         : request::PutM;
+        send_request(r, v->line, now);
+        const std::uint64_t victim = v->line;
+        c.array.invalidate(*v);
+        m_f.trace_line(victim);
+    }
+    return c.array.install(*v, line);
+}
+
+void l1_controller::lose_reservation(std::uint64_t line) {
+    l1_cache& c = m_c;
+    if (m_f.explaining(line))
+        m_f.explain(line, "  " + c.core + "'s reservation is cleared → event" +
+                              (c.port && c.port->asleep() ? " → " + c.core + " wakes from WFE" : " (it is not asleep)"));
+    if (m_f.obs.trace) m_f.obs.trace->instant(cores_group, c.core + " memory", "reservation lost", kernel::now());
+    ++c.reservation_losses;
+    if (c.port) c.port->monitor_cleared();
+}
+
+void l1_controller::other_wrote(std::uint64_t addr) {
+    if (m_c.mon.other_write(addr)) lose_reservation(line_of(addr));
+}
+
+// The access performs now in the L1: read or write the functional memory.
+mem_response l1_controller::perform(const op& o, duration done_at) {
+    l1_cache& c = m_c;
+    functional_memory& mem = *m_f.data;
+    const mem_request& r = o.req;
+    auto wrote = [&] {
+        for (l1_controller* other : m_f.l1s)
+            if (other != this) other->other_wrote(r.addr);
+    };
+    mem_response out;
+    out.done = done_at;
+    switch (r.kind) {
+        case mem_request::load: out.value = mem.read(r.addr, r.size); break;
+        case mem_request::load_exclusive:
+            out.value = mem.read(r.addr, r.size);
+            c.mon.load_exclusive(r.addr);
+            c.armed_at = kernel::now();
+            break;
+        case mem_request::prefetch_unique: break;
+        case mem_request::store:
+            mem.write(r.addr, r.size, r.value);
+            wrote();
+            break;
+        case mem_request::store_exclusive:
+            out.success = c.mon.store_exclusive(r.addr);
+            if (out.success) {
+                ++c.stxr_success;
+                mem.write(r.addr, r.size, r.value);
+                wrote();
+            } else {
+                ++c.stxr_fail;
+                if (m_f.obs.trace) m_f.obs.trace->instant(cores_group, c.core + " memory", "STXR fails: reservation lost", done_at);
+            }
+            break;
+        case mem_request::atomic: {
+            const std::uint64_t old = mem.read(r.addr, r.size);
+            out.value = old;
+            std::uint64_t v = old;
+            bool wr = true;
+            switch (r.op) {
+                case atomic_op::add: v = old + r.value; break;
+                case atomic_op::swp: v = r.value; break;
+                case atomic_op::set: v = old | r.value; break;
+                case atomic_op::cas:
+                    wr = old == r.compare, v = r.value;
+                    ++(wr ? c.cas_success : c.cas_fail);
+                    break;
+            }
+            if (wr) {
+                mem.write(r.addr, r.size, v);
+                wrote();
+            }
+            break;
+        }
+    }
+    return out;
+}
+
+void l1_controller::send_request(request r, std::uint64_t line, duration t) {
+    l1_cache& c = m_c;
+    request_msg m{c.agent, r, line, false, m_f.net->l1_to_scu(c.cluster, t)};
+    const op* o = c.op_for(line);
+    m.exclusive = r == request::Upg && o && o->req.kind == mem_request::store_exclusive;
+    home* h = m_f.point;
+    m_f.q->at(m.arrived, rank(phase::request, h->arbitration_key(c.agent)), [h, m] { h->arrive(m); });
+}
+
+void l1_controller::snoop(protocol::snoop s, std::uint64_t line) {
+    l1_cache& c = m_c;
+    // A core holding a fresh reservation on this line keeps it a little
+    // longer: the snoop waits until the hold window closes.
+    const cycles hold = c.ex.hold_window;
+    if (hold.n > 0 && c.mon.overlaps(line, line_bytes)) {
+        const duration until = m_f.net->in_cluster(c.cluster, c.armed_at, hold);
+        if (kernel::now() < until) {
+            ++c.held_snoops;
+            m_f.q->at(until, rank(phase::snoop, c.agent), [this, s, line] { snoop_now(s, line); });
+            return;
+        }
+    }
+    snoop_now(s, line);
+}
+
+void l1_controller::snoop_now(protocol::snoop s, std::uint64_t line) {
+    l1_cache& c = m_c;
+    if (m_f.obs.trace)
+        m_f.obs.trace->instant(cores_group, c.core + " memory", std::string("snoop ") + name(s) + " " + hex(line),
+                               kernel::now());
+    ++c.snoops;
+    m_f.point->count_snoop(line);
+    ++(s == snoop::Fwd_GetS ? c.snoops_fwd_gets : s == snoop::Fwd_GetM ? c.snoops_fwd_getm : c.snoops_inv);
+    const cevent ev = as_event(s);
+    const cstate st = c.state_of(line);
+    const cache_cell& cell = m_f.cache_cell(st, ev);
+    if (cell.kind != outcome::ok) l1_error(line, st, ev);
+    m_f.explain(line, c.core + " receives " + name(s) + " in " + name(st) + " → " + name(cell.next) +
+                          (cell.actions & (a_snp_clean | a_snp_dirty) ? ", supplies the data" : ""));
+    if (auto* e = c.array.find(line)) {
+        if (cell.next == cstate::I)
+            c.array.invalidate(*e);
+        else
+            e->payload.st = cell.next;
+    } else if (c.wb.count(line)) {
+        c.wb[line] = cell.next;
+    }
+    m_f.check_line(line);
+    if (cell.actions & a_drop) {
+        ++c.lines_lost;
+        if (c.mon.line_lost(line, line_bytes)) lose_reservation(line);
+    }
+    const bool data = cell.actions & (a_snp_clean | a_snp_dirty);
+    const bool dirty = cell.actions & a_snp_dirty;
+    m_f.point->snoop_answered(c.cluster, c.agent, line, data, dirty);
+}
+
+void l1_controller::grant(protocol::grant g, std::uint64_t line) {
+    l1_cache& c = m_c;
+    const cevent ev = as_event(g);
+    const cstate st = c.state_of(line);
+    const cache_cell& cell = m_f.cache_cell(st, ev);
+    m_f.explain(line, c.core + " receives " + name(g) + " in " + name(st) + " → " + name(cell.next));
+    if (cell.kind != outcome::ok) l1_error(line, st, ev);
+    auto* e = c.array.find(line);
+    if (!e) m_f.protocol_error("grant for a line not in the L1");
+    e->payload.st = cell.next;
+    c.array.touch(*e);
+    // Unblock the home.
+    home* h = m_f.point;
+    duration at = m_f.net->l1_to_scu(c.cluster, kernel::now());
+    if (h->serving_globally(line)) at = m_f.net->answer_to_home(c.cluster, line, at, false);
+    m_f.q->at(at, rank(phase::response, c.agent), [h, line] { h->unblock(line); });
+    // The core's access now performs.
+    op& o = *c.op_for(line);
+    const cevent replay = event_in(o, cell.next);
+    const bool was_explaining = m_f.explaining(line);
+    const cache_cell& again = m_f.cache_cell(cell.next, replay);
+    if (again.kind != outcome::ok || !(again.actions & a_hit))
+        m_f.protocol_error("replayed access does not hit in " + std::string(name(cell.next)));
+    e->payload.st = again.next;
+    m_f.check_line(line);
+    if (m_f.obs.trace && o.flow)
+        m_f.obs.trace->flow_end(timeline_observer::group::lines, hex(line) + " " + c.core, kernel::now(), o.flow);
+    o.flow = 0;
+    const std::string op_text = op_name(o.req);
+    const bool stxr = o.req.kind == mem_request::store_exclusive;
+    const mem_response resp = perform(o, kernel::now());
+    if (was_explaining)
+        m_f.explain(line, "  " + c.core + " " + op_text + " completes in " + name(again.next) +
+                              (stxr ? (resp.success ? ": success" : ": fails (reservation lost)") : ""));
+    finish(o, resp);
+}
+
+void l1_controller::exclusive_failed(std::uint64_t line) {
+    l1_cache& c = m_c;
+    m_f.explain(line, c.core + " receives Excl_Fail in " + std::string(name(c.state_of(line))) + " → I: STXR fails");
+    const cache_cell& cell = m_f.cache_cell(c.state_of(line), cevent::Excl_Fail);
+    if (cell.kind != outcome::ok) m_f.protocol_error("Excl_Fail in " + std::string(name(c.state_of(line))));
+    if (auto* e = c.array.find(line)) c.array.invalidate(*e);
+    m_f.check_line(line);
+    op& o = *c.op_for(line);
+    c.mon.store_exclusive(o.req.addr);  // an STXR always leaves the local monitor open
+    ++c.stxr_fail;
+    ++c.stxr_fail_at_home;
+    if (m_f.obs.trace) {
+        m_f.obs.trace->instant(cores_group, c.core + " memory", "STXR fails at the home", kernel::now());
+        if (o.flow) m_f.obs.trace->flow_end(timeline_observer::group::lines, hex(line) + " " + c.core, kernel::now(), o.flow);
+        o.flow = 0;
+    }
+    finish(o, mem_response{0, false, kernel::now()});
+}
+
+void l1_controller::put_ack(std::uint64_t line) {
+    l1_cache& c = m_c;
+    const cstate st = c.state_of(line);
+    const cache_cell& cell = m_f.cache_cell(st, cevent::Put_Ack);
+    if (cell.kind != outcome::ok) m_f.protocol_error("Put_Ack in " + std::string(name(st)));
+    c.wb.erase(line);
+    m_f.trace_line(line);
+    if (auto* o = c.op_for(line)) start(*o, kernel::now());  // it was waiting for this eviction
+}
+
+void l1_controller::far_result(std::uint64_t line, duration at) {
+    const mem_response resp = perform(*m_c.op_for(line), at);
+    m_f.q->at(at, rank(phase::response, m_c.agent), [this, line, resp] { finish(*m_c.op_for(line), resp); });
+}
+
+}  // namespace cohsim
