@@ -3,7 +3,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "models/mem/l1_controller.h"
+#include "models/mem/l1_cache.h"
 #include "sim/kernel.h"
 
 namespace cohsim {
@@ -21,7 +21,7 @@ void fabric::explain(std::uint64_t line, const std::string& text) const {
 
 void fabric::trace_line(std::uint64_t line) const {
     if (!obs.trace || !obs.trace->traces_line(line)) return;
-    for (const l1_controller* c : l1s)
+    for (const l1_port* c : l1s)
         obs.trace->line_state(line, c->state().core, name(c->state().state_of(line)), kernel::now());
 }
 
@@ -29,7 +29,7 @@ void fabric::check_line(std::uint64_t line) const {
     trace_line(line);
     if (!checking) return;
     int writers = 0, readers = 0;
-    for (const l1_controller* c : l1s) {
+    for (const l1_port* c : l1s) {
         const cstate st = c->state().state_of(line);
         writers += can_write(st);
         readers += can_read(st);

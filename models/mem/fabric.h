@@ -18,8 +18,7 @@ namespace cohsim {
 
 class delivery;
 class functional_memory;
-class home;
-class l1_controller;
+class l1_cache;
 
 // Same-time ordering of messages: finish things first, then snoops, then
 // new requests; within a class, by the key (an agent or a cluster).
@@ -33,12 +32,57 @@ struct transition_counts {
     protocol::home_counts home{};
 };
 
+// A request on its way to, or waiting at, the point of serialisation.
+struct request_msg {
+    unsigned agent;
+    protocol::request r;
+    std::uint64_t line;
+    bool at_ic;  // reached the interconnect (else: at the requester's SCU)
+    duration arrived;
+    bool far = false;        // a far atomic: served at the interconnect, no copy for the requester
+    bool exclusive = false;  // a store-exclusive's upgrade (fails if the copy is lost meanwhile)
+};
+
+// What the home asks of an L1's coherence controller (l1_controller.h), and
+// what the other L1s see of it. An interface so that either side can be
+// tested alone between mock neighbours.
+class l1_port {
+public:
+    virtual ~l1_port() = default;
+    virtual const l1_cache& state() const = 0;
+    virtual void snoop(protocol::snoop s, std::uint64_t line) = 0;
+    virtual void grant(protocol::grant g, std::uint64_t line) = 0;
+    virtual void exclusive_failed(std::uint64_t line) = 0;
+    virtual void put_ack(std::uint64_t line) = 0;
+    // A far atomic on `line` performs now (at the home); its result reaches the core at `at`.
+    virtual void far_result(std::uint64_t line, duration at) = 0;
+    // Another core wrote `addr`: clears this core's reservation on it.
+    virtual void other_wrote(std::uint64_t addr) = 0;
+};
+
+// What an L1's controller asks of the home (home.h).
+class home_port {
+public:
+    virtual ~home_port() = default;
+    // A request reaches the point of serialisation (an SCU or the interconnect).
+    virtual void arrive(request_msg m) = 0;
+    // An L1 of cluster `k` answered a snoop for `line`.
+    virtual void snoop_answered(unsigned k, unsigned agent, std::uint64_t line, bool data, bool dirty) = 0;
+    // The requester's Unblock.
+    virtual void unblock(std::uint64_t line) = 0;
+    // The line's current transaction is served at the interconnect.
+    virtual bool serving_globally(std::uint64_t line) = 0;
+    virtual void count_snoop(std::uint64_t line) = 0;
+    // The order of simultaneous requests from different cores.
+    virtual std::uint64_t arbitration_key(unsigned agent) const = 0;
+};
+
 struct fabric {
     event_queue* q = nullptr;
     delivery* net = nullptr;
     functional_memory* data = nullptr;
-    std::vector<l1_controller*> l1s;  // by agent
-    home* point = nullptr;            // the point of serialisation of every line
+    std::vector<l1_port*> l1s;  // by agent
+    home_port* point = nullptr;  // the point of serialisation of every line
     transition_counts counts;
     observers obs;
     bool far_atomics = false;  // LSE atomics go to the home (interconnect.far_atomics)

@@ -4,7 +4,7 @@
 #include <sstream>
 
 #include "models/mem/delivery.h"
-#include "models/mem/l1_controller.h"
+#include "models/mem/l1_cache.h"
 #include "sim/kernel.h"
 
 namespace cohsim {
@@ -96,7 +96,7 @@ void home::process(line_record& h, const request_msg& m) {
         served(line, h.e.state, ev, cell, m);
         h.e.apply(cell, static_cast<int>(agent), false);
         fill_shared(k, line);
-        l1_controller* c = m_f.l1s[agent];
+        l1_port* c = m_f.l1s[agent];
         m_f.q->at(net.scu_to_l1(k, now), rank(phase::response, agent), [c, line] { c->put_ack(line); });
         return;
     }
@@ -105,7 +105,7 @@ void home::process(line_record& h, const request_msg& m) {
         served(line, h.e.state, ev, cell, m);
         // No transaction: the answer goes straight back (no data).
         const duration at = m.at_ic ? net.home_to_scu(k, line, now, false) : now;
-        l1_controller* c = m_f.l1s[agent];
+        l1_port* c = m_f.l1s[agent];
         m_f.q->at(net.scu_to_l1(k, at), rank(phase::response, agent), [c, line] { c->exclusive_failed(line); });
         return;
     }
@@ -148,7 +148,7 @@ void home::process(line_record& h, const request_msg& m) {
         tx.answers_left = static_cast<int>(t.size());
         for (int a : t) {
             const snoop s = a == h.e.owner ? cell.to_owner : cell.to_sharers;
-            l1_controller* c = m_f.l1s[static_cast<unsigned>(a)];
+            l1_port* c = m_f.l1s[static_cast<unsigned>(a)];
             // The target's own SCU hop, in its own clock.
             m_f.q->at(net.scu_to_l1(cluster_of(a), now), rank(phase::snoop, static_cast<std::uint64_t>(a)),
                       [c, s, line] { c->snoop(s, line); });
@@ -181,7 +181,7 @@ void home::process(line_record& h, const request_msg& m) {
             for (int a : t) {
                 if (cluster_of(a) != j) continue;
                 const snoop s = a == h.e.owner ? cell.to_owner : cell.to_sharers;
-                l1_controller* c = m_f.l1s[static_cast<unsigned>(a)];
+                l1_port* c = m_f.l1s[static_cast<unsigned>(a)];
                 m_f.q->at(net.scu_to_l1(j, at), rank(phase::snoop, static_cast<std::uint64_t>(a)),
                           [c, s, line] { c->snoop(s, line); });
             }
@@ -257,7 +257,7 @@ void home::grant_now(line_record& h) {
     } else {
         at = net.scu_to_l1(k, tx.ready);
     }
-    l1_controller* c = m_f.l1s[agent];
+    l1_port* c = m_f.l1s[agent];
     m_f.q->at(at, rank(phase::response, agent), [c, g, line] { c->grant(g, line); });
 }
 

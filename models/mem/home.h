@@ -42,17 +42,6 @@
 
 namespace cohsim {
 
-// A request on its way to, or waiting at, the point of serialisation.
-struct request_msg {
-    unsigned agent;
-    protocol::request r;
-    std::uint64_t line;
-    bool at_ic;  // reached the interconnect (else: at the requester's SCU)
-    duration arrived;
-    bool far = false;        // a far atomic: served at the interconnect, no copy for the requester
-    bool exclusive = false;  // a store-exclusive's upgrade (fails if the copy is lost meanwhile)
-};
-
 // Coherence traffic of one line, counted where its home serves requests.
 struct line_traffic {
     std::uint64_t line = 0;  // address of the line
@@ -65,7 +54,7 @@ struct line_traffic {
     std::uint64_t requests() const { return gets + getm + upgrades; }
 };
 
-class home {
+class home : public home_port {
 public:
     // `dsu_of`: each cluster's DSU (index into `dsus`), -1 for none.
     // `far_atomics` counts the atomics performed here.
@@ -73,15 +62,15 @@ public:
          const std::vector<std::unique_ptr<dsu>>& dsus, interconnect& ic, dram& memory, counter& far_atomics);
 
     // A request reaches the point of serialisation (an SCU or the interconnect).
-    void arrive(request_msg m);
+    void arrive(request_msg m) override;
     // An L1 of cluster `k` answered a snoop for `line`.
-    void snoop_answered(unsigned k, unsigned agent, std::uint64_t line, bool data, bool dirty);
+    void snoop_answered(unsigned k, unsigned agent, std::uint64_t line, bool data, bool dirty) override;
     // The requester's Unblock: the line serves its next request.
-    void unblock(std::uint64_t line);
+    void unblock(std::uint64_t line) override;
     // The line's current transaction is served at the interconnect.
-    bool serving_globally(std::uint64_t line) { return m_lines[line].tx.global; }
-    void count_snoop(std::uint64_t line) { ++m_lines[line].traffic.snoops; }
-    std::uint64_t arbitration_key(unsigned agent) const { return m_ic.arbitration_key(agent); }
+    bool serving_globally(std::uint64_t line) override { return m_lines[line].tx.global; }
+    void count_snoop(std::uint64_t line) override { ++m_lines[line].traffic.snoops; }
+    std::uint64_t arbitration_key(unsigned agent) const override { return m_ic.arbitration_key(agent); }
 
     // Every line seen, by address.
     std::vector<line_traffic> traffic() const;

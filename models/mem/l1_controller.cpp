@@ -5,7 +5,6 @@
 
 #include "models/mem/delivery.h"
 #include "models/mem/functional_memory.h"
-#include "models/mem/home.h"
 #include "sim/kernel.h"
 
 namespace cohsim {
@@ -59,7 +58,7 @@ void l1_controller::access(const mem_request& r, std::function<void(const mem_re
             request_msg m{c.agent, request::GetM, line, false,
                           net.l1_to_scu(c.cluster, net.in_cluster(c.cluster, now, c.p.hit_latency))};
             m.far = true;
-            home* h = m_f.point;
+            home_port* h = m_f.point;
             m_f.q->at(m.arrived, rank(phase::request, h->arbitration_key(c.agent)), [h, m] { h->arrive(m); });
             return;
         }
@@ -177,7 +176,7 @@ mem_response l1_controller::perform(const op& o, duration done_at) {
     functional_memory& mem = *m_f.data;
     const mem_request& r = o.req;
     auto wrote = [&] {
-        for (l1_controller* other : m_f.l1s)
+        for (l1_port* other : m_f.l1s)
             if (other != this) other->other_wrote(r.addr);
     };
     mem_response out;
@@ -234,7 +233,7 @@ void l1_controller::send_request(request r, std::uint64_t line, duration t) {
     request_msg m{c.agent, r, line, false, m_f.net->l1_to_scu(c.cluster, t)};
     const op* o = c.op_for(line);
     m.exclusive = r == request::Upg && o && o->req.kind == mem_request::store_exclusive;
-    home* h = m_f.point;
+    home_port* h = m_f.point;
     m_f.q->at(m.arrived, rank(phase::request, h->arbitration_key(c.agent)), [h, m] { h->arrive(m); });
 }
 
@@ -298,7 +297,7 @@ void l1_controller::grant(protocol::grant g, std::uint64_t line) {
     e->payload.st = cell.next;
     c.array.touch(*e);
     // Unblock the home.
-    home* h = m_f.point;
+    home_port* h = m_f.point;
     duration at = m_f.net->l1_to_scu(c.cluster, kernel::now());
     if (h->serving_globally(line)) at = m_f.net->answer_to_home(c.cluster, line, at, false);
     m_f.q->at(at, rank(phase::response, c.agent), [h, line] { h->unblock(line); });

@@ -36,30 +36,30 @@
 
 namespace cohsim {
 
-class l1_controller {
+class l1_controller : public l1_port {
 public:
     l1_controller(fabric& f, unsigned agent, unsigned cluster, const std::string& core, const l1_params& l1,
                   const exclusive_params& ex)
         : m_f(f), m_c(agent, cluster, core, l1, ex) {}
 
     l1_cache& state() { return m_c; }
-    const l1_cache& state() const { return m_c; }
+    const l1_cache& state() const override { return m_c; }
 
     // From the core: starts an access now; `done` runs once, when its result
     // is ready (before access() returns for a hit).
     void access(const mem_request& r, std::function<void(const mem_response&)> done);
 
     // From the home.
-    void snoop(protocol::snoop s, std::uint64_t line);
-    void grant(protocol::grant g, std::uint64_t line);
-    void exclusive_failed(std::uint64_t line);
-    void put_ack(std::uint64_t line);
+    void snoop(protocol::snoop s, std::uint64_t line) override;
+    void grant(protocol::grant g, std::uint64_t line) override;
+    void exclusive_failed(std::uint64_t line) override;
+    void put_ack(std::uint64_t line) override;
     // A far atomic on `line` performs now (at the home); its result reaches
     // the core at `at`.
-    void far_result(std::uint64_t line, duration at);
+    void far_result(std::uint64_t line, duration at) override;
 
     // Another core wrote `addr`: clears this core's reservation on it.
-    void other_wrote(std::uint64_t addr);
+    void other_wrote(std::uint64_t addr) override;
 
 private:
     using op = l1_cache::op;

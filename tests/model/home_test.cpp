@@ -1,0 +1,122 @@
+// The home (point of serialisation) alone, between mock L1s that record what
+// reaches them and answer snoops at once. One cluster of two cores at 1 GHz
+// (SCU -> L1 4 cycles, L1 -> SCU 2 cycles), an interconnect at 500 MHz (2 ns
+// a cycle, 4-cycle latencies, data occupancy 4), DRAM at 100 ns
+// (mem_harness.h). Every expected time is counted by hand in the comment.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "mem_harness.h"
+#include "models/mem/home.h"
+#include "models/mem/l1_cache.h"
+
+using namespace cohsim;
+using namespace cohsim::testing;
+using protocol::grant;
+using protocol::request;
+using protocol::snoop;
+
+namespace {
+
+struct mock_l1 : l1_port {
+    struct message {
+        std::string what;
+        duration at;
+    };
+    fabric& f;
+    l1_cache c;
+    std::vector<message> got;
+    bool dirty = false;  // how it answers a snoop that wants data
+    mock_l1(fabric& f_, unsigned agent) : f(f_), c(agent, 0, "c." + std::to_string(agent), l1_params{}, exclusive_params{}) {}
+    const l1_cache& state() const override { return c; }
+    void snoop(protocol::snoop s, std::uint64_t line) override {
+        got.push_back({protocol::name(s), kernel::now()});
+        const bool data = s != snoop::Inv;
+        f.point->snoop_answered(0, c.agent, line, data, data && dirty);
+    }
+    void grant(protocol::grant g, std::uint64_t) override { got.push_back({protocol::name(g), kernel::now()}); }
+    void exclusive_failed(std::uint64_t) override { got.push_back({"Excl_Fail", kernel::now()}); }
+    void put_ack(std::uint64_t) override { got.push_back({"Put_Ack", kernel::now()}); }
+    void far_result(std::uint64_t, duration at) override { got.push_back({"far result", at}); }
+    void other_wrote(std::uint64_t) override {}
+};
+
+struct home_under_test : mem_harness {
+    std::vector<std::unique_ptr<dsu>> dsus;
+    counter far{ic_stats, "far_atomics", "far atomics"};
+    mock_l1 core0{f, 0}, core1{f, 1};
+    home h{f, clusters, {-1}, dsus, ic, memory, far};
+    home_under_test() {
+        f.l1s = {&core0, &core1};
+        f.point = &h;
+        f.checking = false;  // the mock L1s hold no state
+    }
+    // A request from `agent` reaches its SCU at `t_ns`.
+    void request_at(std::uint64_t t_ns, unsigned agent, request r, std::uint64_t line) {
+        q.at(at_ns(t_ns), 0, [this, agent, r, line] { h.arrive(request_msg{agent, r, line, false, kernel::now()}); });
+    }
+};
+
+constexpr std::uint64_t A = 0x1000;
+
+}  // namespace
+
+TEST(Home, AReadOfAnUncachedLineGoesToMemoryAndGrantsExclusive) {
+    home_under_test t;
+    t.request_at(0, 0, request::GetS, A);
+    t.run_until(200);
+    // Nothing in the L2: on to the interconnect (request channel, 4 x 2 ns) = 8 ns;
+    // DRAM from the 8 ns edge: 108 ns; the data channel, 4 cycles: 116 ns;
+    // the cluster's next edge, then SCU -> L1, 4 cycles: 120 ns.
+    ASSERT_EQ(t.core0.got.size(), 1u);
+    EXPECT_EQ(t.core0.got[0].what, "Data_E");
+    EXPECT_EQ(t.core0.got[0].at.fs, 120 * ns);
+    EXPECT_EQ(t.memory_reads(), 1u);
+}
+
+TEST(Home, ARequestForABusyLineWaitsForTheUnblock) {
+    home_under_test t;
+    t.request_at(0, 0, request::GetM, A);   // core 0 gets it from memory: granted at 120 ns
+    t.request_at(50, 1, request::GetS, A);  // waits: the line is busy until core 0's Unblock
+    t.q.at(at_ns(130), 0, [&] { t.h.unblock(A); });
+    t.run_until(300);
+    // At 130 ns core 1's read is served inside the cluster: Fwd_GetS to the
+    // owner, core 0, 4 cycles later (134 ns); its answer (with the data)
+    // reaches the SCU 2 cycles after (136 ns); the grant 4 cycles later: 140 ns.
+    ASSERT_EQ(t.core0.got.size(), 2u);
+    EXPECT_EQ(t.core0.got[0].what, "Data_E");  // the store itself makes it M in the L1
+    EXPECT_EQ(t.core0.got[1].what, "Fwd_GetS");
+    EXPECT_EQ(t.core0.got[1].at.fs, 134 * ns);
+    ASSERT_EQ(t.core1.got.size(), 1u);
+    EXPECT_EQ(t.core1.got[0].at.fs, 140 * ns);
+}
+
+TEST(Home, AnEvictionIsAcknowledgedAfterOneScuHop) {
+    home_under_test t;
+    t.request_at(0, 0, request::GetM, A);
+    t.q.at(at_ns(130), 0, [&] { t.h.unblock(A); });
+    t.request_at(200, 0, request::PutM, A);
+    t.run_until(300);
+    ASSERT_EQ(t.core0.got.size(), 2u);
+    EXPECT_EQ(t.core0.got[1].what, "Put_Ack");
+    EXPECT_EQ(t.core0.got[1].at.fs, 204 * ns);  // SCU -> L1, 4 cycles
+}
+
+TEST(Home, AStoreExclusiveUpgradeFromACoreThatLostItsCopyFails) {
+    home_under_test t;
+    t.request_at(0, 1, request::GetM, A);  // core 1 owns the line
+    t.q.at(at_ns(130), 0, [&] { t.h.unblock(A); });
+    // Core 0 asks to upgrade a copy it no longer has, for an STXR.
+    t.q.at(at_ns(200), 0, [&] {
+        request_msg m{0, request::Upg, A, false, kernel::now()};
+        m.exclusive = true;
+        t.h.arrive(m);
+    });
+    t.run_until(300);
+    ASSERT_EQ(t.core0.got.size(), 1u);
+    EXPECT_EQ(t.core0.got[0].what, "Excl_Fail");
+    EXPECT_EQ(t.core0.got[0].at.fs, 204 * ns);  // straight back from the SCU: 4 cycles
+    EXPECT_TRUE(t.core1.got.size() == 1u);     // core 1 was not snooped
+}

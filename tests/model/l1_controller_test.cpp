@@ -1,0 +1,177 @@
+// One L1's coherence controller alone, between a mock home that records what
+// reaches it and the test, which plays the home's snoops and grants. The
+// cluster runs at 1 GHz (1 ns a cycle): L1 hit 3 cycles, L1 -> SCU 2 cycles
+// (mem_harness.h). Every expected time is counted by hand in the comment.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "mem_harness.h"
+#include "models/mem/l1_controller.h"
+
+using namespace cohsim;
+using namespace cohsim::testing;
+using protocol::cstate;
+
+namespace {
+
+struct mock_home : home_port {
+    struct message {
+        std::string what;  // "GetS", ..., "answer", "unblock"
+        duration at;
+        bool data = false, dirty = false;
+    };
+    std::vector<message> got;
+    void arrive(request_msg m) override { got.push_back({protocol::name(m.r), kernel::now()}); }
+    void snoop_answered(unsigned, unsigned, std::uint64_t, bool data, bool dirty) override {
+        got.push_back({"answer", kernel::now(), data, dirty});
+    }
+    void unblock(std::uint64_t) override { got.push_back({"unblock", kernel::now()}); }
+    bool serving_globally(std::uint64_t) override { return false; }
+    void count_snoop(std::uint64_t) override {}
+    std::uint64_t arbitration_key(unsigned agent) const override { return agent; }
+};
+
+struct l1_under_test : mem_harness {
+    mock_home home;
+    l1_controller l1;
+    explicit l1_under_test(l1_params p = hit3(), exclusive_params ex = {})
+        : l1(f, 0, 0, "c.0", p, ex) {
+        f.l1s = {&l1};
+        f.point = &home;
+    }
+    static l1_params hit3() {
+        l1_params p;
+        p.hit_latency = cycles{3};
+        return p;
+    }
+    // Puts `line` into the L1 in `st`, as if a grant had left it there.
+    void holds(std::uint64_t line, cstate st) {
+        auto& a = l1.state().array;
+        a.install(*a.victim(line, [](const auto&) { return true; }), line).payload.st = st;
+    }
+    // Starts an access now; its response lands in `out`.
+    void access(mem_request r, mem_response& out, duration& finished) {
+        l1.access(r, [&out, &finished](const mem_response& resp) {
+            out = resp;
+            finished = kernel::now();
+        });
+    }
+};
+
+constexpr std::uint64_t A = 0x1000;
+
+mem_request load(std::uint64_t addr) {
+    mem_request r;
+    r.kind = mem_request::load;
+    r.addr = addr;
+    return r;
+}
+
+}  // namespace
+
+TEST(L1Controller, AHitIsReadyExactlyHitLatencyAfterTheAccess) {
+    l1_under_test t;
+    t.holds(A, cstate::M);
+    t.data.write(A, 8, 42);
+    mem_response resp;
+    duration finished{~0ULL};
+    t.access(load(A), resp, finished);  // at 0: a hit answers at once ...
+    EXPECT_EQ(finished.fs, 0u);
+    EXPECT_EQ(resp.done.fs, 3 * ns);  // ... with its data usable after 3 cycles
+    EXPECT_EQ(resp.value, 42u);
+    EXPECT_TRUE(t.home.got.empty());
+}
+
+TEST(L1Controller, AMissAsksTheHomeAndCompletesWhenTheGrantArrives) {
+    l1_under_test t;
+    mem_response resp;
+    duration finished{~0ULL};
+    t.access(load(A), resp, finished);
+    // Lookup 3 cycles, then the hop to the SCU, 2 cycles: GetS at 5 ns.
+    t.run_until(10);
+    ASSERT_EQ(t.home.got.size(), 1u);
+    EXPECT_EQ(t.home.got[0].what, "GetS");
+    EXPECT_EQ(t.home.got[0].at.fs, 5 * ns);
+    EXPECT_EQ(t.l1.state().state_of(A), cstate::IS_D);
+    // The home's grant reaches the L1 at 20 ns: the load performs then, and
+    // the Unblock reaches the SCU 2 cycles later.
+    t.q.at(at_ns(20), 0, [&] { t.l1.grant(protocol::grant::Data_E, A); });
+    t.run_until(30);
+    EXPECT_EQ(finished.fs, 20 * ns);
+    EXPECT_EQ(resp.done.fs, 20 * ns);
+    EXPECT_EQ(t.l1.state().state_of(A), cstate::E);
+    ASSERT_EQ(t.home.got.size(), 2u);
+    EXPECT_EQ(t.home.got[1].what, "unblock");
+    EXPECT_EQ(t.home.got[1].at.fs, 22 * ns);
+}
+
+TEST(L1Controller, EvictingADirtyLineSendsPutMBeforeTheMiss) {
+    l1_params p = l1_under_test::hit3();
+    p.size = byte_size{1024};
+    p.ways = 1;  // direct-mapped: lines 1 KiB apart share a set
+    l1_under_test t(p);
+    t.holds(A, cstate::M);
+    mem_response resp;
+    duration finished;
+    t.access(load(A + 1024), resp, finished);
+    t.run_until(10);
+    // The victim's PutM leaves at once (SCU at 2 ns), the GetS after the lookup (5 ns).
+    ASSERT_EQ(t.home.got.size(), 2u);
+    EXPECT_EQ(t.home.got[0].what, "PutM");
+    EXPECT_EQ(t.home.got[0].at.fs, 2 * ns);
+    EXPECT_EQ(t.home.got[1].what, "GetS");
+    EXPECT_EQ(t.home.got[1].at.fs, 5 * ns);
+    EXPECT_EQ(t.l1.state().state_of(A), cstate::MI_A);
+    EXPECT_EQ(t.l1.state().state_of(A + 1024), cstate::IS_D);
+}
+
+TEST(L1Controller, ASnoopOfADirtyLineAnswersWithItsDataAtOnce) {
+    l1_under_test t;
+    t.holds(A, cstate::M);
+    t.q.at(at_ns(10), 0, [&] { t.l1.snoop(protocol::snoop::Fwd_GetM, A); });
+    t.run_until(20);
+    ASSERT_EQ(t.home.got.size(), 1u);
+    EXPECT_EQ(t.home.got[0].what, "answer");
+    EXPECT_EQ(t.home.got[0].at.fs, 10 * ns);  // the hop to the SCU is the home's (delivery)
+    EXPECT_TRUE(t.home.got[0].data);
+    EXPECT_TRUE(t.home.got[0].dirty);
+    EXPECT_EQ(t.l1.state().state_of(A), cstate::I);
+}
+
+TEST(L1Controller, TheHoldWindowKeepsASnoopWaitingUntilItCloses) {
+    exclusive_params ex;
+    ex.hold_window = cycles{30};
+    l1_under_test t(l1_under_test::hit3(), ex);
+    t.holds(A, cstate::E);
+    mem_response resp;
+    duration finished;
+    mem_request ldxr = load(A);
+    ldxr.kind = mem_request::load_exclusive;
+    t.access(ldxr, resp, finished);  // at 0: reserved, armed at 0
+    ASSERT_TRUE(t.l1.state().mon.holds(A));
+    t.q.at(at_ns(10), 0, [&] { t.l1.snoop(protocol::snoop::Fwd_GetM, A); });
+    t.run_until(40);
+    // Held from 10 ns until 0 + 30 cycles = 30 ns; then the line and the reservation go.
+    ASSERT_EQ(t.home.got.size(), 1u);
+    EXPECT_EQ(t.home.got[0].at.fs, 30 * ns);
+    EXPECT_FALSE(t.l1.state().mon.holds(A));
+    EXPECT_EQ(t.l1.state().held_snoops.value(), 1u);
+}
+
+TEST(L1Controller, AStoreExclusiveWithoutAReservationFailsAfterTheLookup) {
+    l1_under_test t;
+    t.holds(A, cstate::M);
+    mem_response resp;
+    duration finished;
+    mem_request stxr;
+    stxr.kind = mem_request::store_exclusive;
+    stxr.addr = A;
+    stxr.value = 7;
+    t.access(stxr, resp, finished);
+    EXPECT_FALSE(resp.success);
+    EXPECT_EQ(resp.done.fs, 3 * ns);
+    EXPECT_EQ(t.data.read(A, 8), 0u);  // nothing written
+    EXPECT_TRUE(t.home.got.empty());
+}

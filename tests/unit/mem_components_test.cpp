@@ -1,0 +1,198 @@
+// The memory system's plain components, each alone (no SystemC kernel):
+// DRAM, the socket link, the interconnect's channels and arbitration, a
+// cluster's SCU hops and L2 filter, a DSU's L3, the message routes and the
+// functional memory. Every expected time is worked out by hand from the
+// clocks in the comment beside it (1 GHz: 1 ns a cycle; 500 MHz: 2 ns;
+// 300 MHz: edges at floor(k * 10^15 / 3e8) fs).
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <vector>
+
+#include "models/mem/cluster.h"
+#include "models/mem/delivery.h"
+#include "models/mem/dram.h"
+#include "models/mem/dsu.h"
+#include "models/mem/functional_memory.h"
+#include "models/mem/interconnect.h"
+#include "models/mem/socket_link.h"
+
+using namespace cohsim;
+
+namespace {
+
+constexpr std::uint64_t ns = 1'000'000;  // fs
+duration at_ns(std::uint64_t n) { return duration{n * ns}; }
+
+interconnect_params ic_params(std::uint64_t mhz) {
+    interconnect_params p;
+    p.freq = frequency{mhz * 1'000'000};
+    return p;
+}
+
+}  // namespace
+
+TEST(Dram, ALineComesBackLatencyAfterTheNextInterconnectEdge) {
+    const clock_domain ic("ic", frequency{500'000'000});  // edges every 2 ns
+    stat_group g("interconnect");
+    memory_params p;
+    p.latency = at_ns(100);
+    p.bytes_per_second = 12'800'000'000ULL;  // a 64-byte line holds the controller 5 ns
+    dram d(p, ic, 1, g);
+    // Asked at 1 ns: starts at the 2 ns edge, data at the first edge at or after 102 ns.
+    EXPECT_EQ(d.read_line(0, at_ns(1), 64).fs, 102 * ns);
+    // Asked at 2 ns too: the controller is busy until 7 ns; 107 ns rounds up to the 108 ns edge.
+    EXPECT_EQ(d.read_line(0, at_ns(2), 64).fs, 108 * ns);
+}
+
+TEST(Dram, EachSocketHasItsOwnController) {
+    const clock_domain ic("ic", frequency{500'000'000});
+    stat_group g("interconnect");
+    memory_params p;
+    p.latency = at_ns(100);
+    dram d(p, ic, 2, g);
+    EXPECT_EQ(d.read_line(0, at_ns(0), 64).fs, 100 * ns);
+    EXPECT_EQ(d.read_line(1, at_ns(0), 64).fs, 100 * ns);  // socket 1 is not busy with socket 0's read
+}
+
+TEST(SocketLink, ACrossingAddsItsLatencyAndHoldsTheLinkForTheBytes) {
+    stat_group g("interconnect");
+    socket_link link(at_ns(100), 16'000'000'000ULL, g);  // 16 bytes: 1 ns; 64 bytes: 4 ns
+    EXPECT_EQ(link.cross(at_ns(10), 0, 0, 64).fs, 10 * ns);   // same socket: no crossing
+    EXPECT_EQ(link.cross(at_ns(10), 0, 1, 64).fs, 110 * ns);  // holds 0->1 until 14 ns
+    EXPECT_EQ(link.cross(at_ns(11), 0, 1, 16).fs, 114 * ns);  // waits for the link: 14 + 100
+    EXPECT_EQ(link.cross(at_ns(11), 1, 0, 16).fs, 111 * ns);  // the other direction is free
+}
+
+TEST(Interconnect, AChannelStartsAtTheNextFreeEdgeAndArrivesLatencyCyclesLater) {
+    interconnect ic(ic_params(500), 1, 4);  // 2 ns cycles
+    using ch = interconnect::channel;
+    // Sent at 1 ns: the 2 ns edge; 4 cycles later = 10 ns; the channel is busy 1 cycle (until 4 ns).
+    EXPECT_EQ(ic.through(at_ns(1), 0, ch::request, cycles{1}, cycles{4}).fs, 10 * ns);
+    // Sent at 2 ns: the channel is free at 4 ns; arrives at 12 ns.
+    EXPECT_EQ(ic.through(at_ns(2), 0, ch::request, cycles{1}, cycles{4}).fs, 12 * ns);
+    // Another channel is not held by the request channel.
+    EXPECT_EQ(ic.through(at_ns(2), 0, ch::data, cycles{4}, cycles{4}).fs, 10 * ns);
+    // No channel: next edge, then the latency.
+    EXPECT_EQ(ic.through(at_ns(3), cycles{4}).fs, 12 * ns);
+}
+
+TEST(Interconnect, LinesInterleaveOverTheSocketsHomes) {
+    interconnect ic(ic_params(500), 2, 4);
+    EXPECT_EQ(ic.home_socket(0x0, 64), 0u);
+    EXPECT_EQ(ic.home_socket(0x40, 64), 1u);
+    EXPECT_EQ(ic.home_socket(0x80, 64), 0u);
+}
+
+TEST(Interconnect, ArbitrationOrdersSimultaneousRequests) {
+    interconnect_params p = ic_params(500);
+    interconnect fifo(p, 1, 4);
+    EXPECT_TRUE(fifo.before(3, at_ns(1), 0, at_ns(2)));  // earlier arrival first
+    EXPECT_TRUE(fifo.before(1, at_ns(2), 3, at_ns(2)));  // a tie: lower core first
+    p.arbiter = arbitration::fixed_priority;
+    interconnect fixed(p, 1, 4);
+    EXPECT_TRUE(fixed.before(0, at_ns(9), 3, at_ns(1)));  // lower core first, whatever the arrival
+    p.arbiter = arbitration::round_robin;
+    interconnect rr(p, 1, 4);
+    rr.served(1);  // after core 1: 2, 3, 0, 1
+    EXPECT_EQ(rr.arbitration_key(2), 0u);
+    EXPECT_EQ(rr.arbitration_key(1), 3u);
+    EXPECT_TRUE(rr.before(0, at_ns(2), 1, at_ns(2)));
+}
+
+TEST(Cluster, HopsAreInTheClustersOwnCycles) {
+    const clock_domain clk("c", frequency{300'000'000});  // edges at 0, 3.333333 ns, 6.666666 ns, 10 ns
+    scu_params scu;
+    cluster c("c", clk, l2_params{}, scu, 64);
+    EXPECT_EQ(c.arrive(at_ns(1)).fs, 3'333'333u);             // the next edge
+    EXPECT_EQ(c.after(at_ns(1), cycles{2}).fs, 10'000'000u);  // that edge + 2 cycles
+    EXPECT_EQ(c.after(at_ns(0), cycles{0}).fs, 0u);
+}
+
+TEST(Cluster, TheL2IsAnLruFilterThatAWriteElsewhereEmpties) {
+    const clock_domain clk("c", frequency{1'000'000'000});
+    l2_params l2;
+    l2.size = byte_size{16 * 1024};
+    l2.ways = 1;  // direct-mapped: 256 sets of 64 bytes; lines 16 KiB apart share a set
+    cluster c("c", clk, l2, scu_params{}, 64);
+    EXPECT_FALSE(c.l2_holds(0x1000));
+    c.l2_fill(0x1000);
+    EXPECT_TRUE(c.l2_holds(0x1000));
+    c.l2_fill(0x1000 + 16 * 1024);  // evicts the first
+    EXPECT_FALSE(c.l2_holds(0x1000));
+    c.l2_drop(0x1000 + 16 * 1024);
+    EXPECT_FALSE(c.l2_holds(0x1000 + 16 * 1024));
+}
+
+TEST(Dsu, AnL3HitTakesItsLatencyInTheDsusClock) {
+    const clock_domain clk("dsu", frequency{500'000'000});  // 2 ns
+    l3_params l3;
+    l3.latency = cycles{20};
+    dsu d("dsu", clk, l3, 64);
+    EXPECT_EQ(d.l3_data(at_ns(1)).fs, 42 * ns);  // next edge 2 ns + 20 x 2 ns
+    d.l3_fill(0x40);
+    EXPECT_TRUE(d.l3_holds(0x40));
+    d.l3_drop(0x40);
+    EXPECT_FALSE(d.l3_holds(0x40));
+}
+
+// Two clusters at 1 GHz on sockets 0 and 1, an interconnect at 500 MHz with
+// its default latencies (4 cycles each, data occupancy 4), a 100 ns link at
+// 16 GB/s. Line 0x0 lives on socket 0, line 0x40 on socket 1.
+class Routes : public ::testing::Test {
+protected:
+    clock_domain clk{"c", frequency{1'000'000'000}};
+    std::vector<std::unique_ptr<cluster>> clusters;
+    stat_group g{"interconnect"};
+    interconnect ic{ic_params(500), 2, 2};
+    socket_link link{at_ns(100), 16'000'000'000ULL, g};
+    std::unique_ptr<delivery> net;
+    void SetUp() override {
+        scu_params scu;  // request 2, snoop 4 cycles
+        for (int i = 0; i < 2; ++i) clusters.push_back(std::make_unique<cluster>("c", clk, l2_params{}, scu, 64));
+        net = std::make_unique<delivery>(clusters, std::vector<unsigned>{0, 1}, ic, link);
+    }
+};
+
+TEST_F(Routes, InsideTheClusterTheScuHops) {
+    EXPECT_EQ(net->l1_to_scu(0, at_ns(10)).fs, 12 * ns);
+    EXPECT_EQ(net->scu_to_l1(0, at_ns(10)).fs, 14 * ns);
+}
+
+TEST_F(Routes, ARequestToTheHomeOnItsOwnSocket) {
+    // Request channel from the 10 ns edge, 4 x 2 ns.
+    EXPECT_EQ(net->scu_to_home(0, 0x0, at_ns(10)).fs, 18 * ns);
+}
+
+TEST_F(Routes, ARequestToTheHomeOnTheOtherSocketCrossesTheLink) {
+    // 10 ns + 100 ns link = 110 ns, then the request channel: 110 + 8 = 118 ns.
+    EXPECT_EQ(net->scu_to_home(0, 0x40, at_ns(10)).fs, 118 * ns);
+}
+
+TEST_F(Routes, GrantsAndSnoopsComeBackThroughTheirChannels) {
+    // Data grant: data channel from 10 ns, 4 cycles = 18 ns, no crossing, next 1 GHz edge.
+    EXPECT_EQ(net->home_to_scu(0, 0x0, at_ns(10), true).fs, 18 * ns);
+    // The data channel is now busy until 10 + 4 x 2 = 18 ns: the next grant starts there.
+    EXPECT_EQ(net->home_to_scu(0, 0x0, at_ns(10), false).fs, 26 * ns);
+    // A snoop to cluster 1 for a line on socket 0: snoop channel 10 -> 18 ns, link -> 118 ns.
+    EXPECT_EQ(net->snoop_to_scu(1, 0x0, at_ns(10)).fs, 118 * ns);
+}
+
+TEST_F(Routes, AnswersHoldTheDataChannelOnlyWithData) {
+    // Without data: no channel, 10 ns edge + 4 cycles.
+    EXPECT_EQ(net->answer_to_home(0, 0x0, at_ns(10), false).fs, 18 * ns);
+    EXPECT_EQ(net->answer_to_home(0, 0x0, at_ns(10), false).fs, 18 * ns);  // and nothing is held
+    // With data: the data channel (4 cycles' occupancy), then a second one waits for it.
+    EXPECT_EQ(net->answer_to_home(0, 0x0, at_ns(10), true).fs, 18 * ns);
+    EXPECT_EQ(net->answer_to_home(0, 0x0, at_ns(10), true).fs, 26 * ns);
+}
+
+TEST(FunctionalMemory, BytesOfAWordAreLittleEndian) {
+    functional_memory m;
+    EXPECT_EQ(m.read(0x100, 8), 0u);
+    m.write(0x100, 8, 0x1122334455667788ULL);
+    EXPECT_EQ(m.read(0x100, 1), 0x88u);
+    EXPECT_EQ(m.read(0x106, 2), 0x1122u);
+    m.write(0x104, 4, 0xaabbccddu);
+    EXPECT_EQ(m.read(0x100, 8), 0xaabbccdd55667788ULL);
+}
