@@ -429,7 +429,9 @@ int cmd_protocol(const std::vector<std::string>& args) {
               << "## Cache controller (every L1)\n\n"
               << protocol::cache_table_markdown(with_counts ? &cc : nullptr) << "\n"
               << "## Home (point of serialisation: the SCU, the DSU or the interconnect)\n\n"
-              << protocol::home_table_markdown(with_counts ? &hc : nullptr);
+              << protocol::home_table_markdown(with_counts ? &hc : nullptr) << "\n"
+              << "## Home transactions (one per line at a time: requests meeting a busy line wait)\n\n"
+              << protocol::transaction_table_markdown();
     return exit_ok;
 }
 

@@ -1,5 +1,7 @@
 #include "models/coherence_protocol.h"
 
+#include <stdexcept>
+
 #include <algorithm>
 #include <array>
 
@@ -63,7 +65,7 @@ void build_cache_table(cache_table& table) {
 
     // E: unique clean; a store makes it M without asking anyone.
     b.ok(S::E, E::Load, S::E, a_hit);
-    b.ok(S::E, E::Store, S::M, a_hit | a_write);
+    b.ok(S::E, E::Store, S::M, a_hit);
     b.ok(S::E, E::Unique, S::E, a_hit);
     b.ok(S::E, E::Replacement, S::EI_A, a_send_PutE);
     b.ok(S::E, E::Fwd_GetS, S::S, a_snp_clean);
@@ -83,7 +85,7 @@ void build_cache_table(cache_table& table) {
 
     // M: unique dirty.
     b.ok(S::M, E::Load, S::M, a_hit);
-    b.ok(S::M, E::Store, S::M, a_hit | a_write);
+    b.ok(S::M, E::Store, S::M, a_hit);
     b.ok(S::M, E::Unique, S::M, a_hit);
     b.ok(S::M, E::Replacement, S::MI_A, a_send_PutM);
     b.ok(S::M, E::Fwd_GetS, S::O, a_snp_dirty);
@@ -96,8 +98,8 @@ void build_cache_table(cache_table& table) {
     b.ok(S::IS_D, E::Fwd_GetS, S::IS_D, a_snp_ack);
     b.impossible(S::IS_D, E::Fwd_GetM);
     b.ok(S::IS_D, E::Inv, S::IS_D, a_snp_ack);
-    b.ok(S::IS_D, E::Data_S, S::S, a_fill | a_unblock);
-    b.ok(S::IS_D, E::Data_E, S::E, a_fill | a_unblock);
+    b.ok(S::IS_D, E::Data_S, S::S, a_unblock);
+    b.ok(S::IS_D, E::Data_E, S::E, a_unblock);
     b.no_grants(S::IS_D, {E::Data_S, E::Data_E});  // a reader is never handed dirty data
 
     // IM_D: GetM sent (or an upgrade that lost its copy on the way).
@@ -105,8 +107,8 @@ void build_cache_table(cache_table& table) {
     b.ok(S::IM_D, E::Fwd_GetS, S::IM_D, a_snp_ack);
     b.impossible(S::IM_D, E::Fwd_GetM);
     b.ok(S::IM_D, E::Inv, S::IM_D, a_snp_ack);
-    b.ok(S::IM_D, E::Data_E, S::E, a_fill | a_unblock);
-    b.ok(S::IM_D, E::Data_M, S::M, a_fill | a_unblock);
+    b.ok(S::IM_D, E::Data_E, S::E, a_unblock);
+    b.ok(S::IM_D, E::Data_M, S::M, a_unblock);
     // A store-exclusive's upgrade that lost its copy fails at the home
     // without taking the line (ACE exclusive CleanUnique).
     b.ok(S::IM_D, E::Excl_Fail, S::I, a_none);
@@ -141,28 +143,28 @@ void build_cache_table(cache_table& table) {
     b.ok(S::MI_A, E::Fwd_GetS, S::OI_A, a_snp_dirty);
     b.ok(S::MI_A, E::Fwd_GetM, S::II_A, a_snp_dirty | a_drop);
     b.impossible(S::MI_A, E::Inv);
-    b.ok(S::MI_A, E::Put_Ack, S::I, a_drop);
+    b.ok(S::MI_A, E::Put_Ack, S::I, a_none);  // the data leaves with the eviction
     b.no_grants(S::MI_A, {E::Put_Ack});
 
     b.stall_core(S::EI_A);
     b.ok(S::EI_A, E::Fwd_GetS, S::SI_A, a_snp_clean);
     b.ok(S::EI_A, E::Fwd_GetM, S::II_A, a_snp_clean | a_drop);
     b.impossible(S::EI_A, E::Inv);
-    b.ok(S::EI_A, E::Put_Ack, S::I, a_drop);
+    b.ok(S::EI_A, E::Put_Ack, S::I, a_none);
     b.no_grants(S::EI_A, {E::Put_Ack});
 
     b.stall_core(S::OI_A);
     b.ok(S::OI_A, E::Fwd_GetS, S::OI_A, a_snp_dirty);
     b.ok(S::OI_A, E::Fwd_GetM, S::II_A, a_snp_dirty | a_drop);
     b.impossible(S::OI_A, E::Inv);
-    b.ok(S::OI_A, E::Put_Ack, S::I, a_drop);
+    b.ok(S::OI_A, E::Put_Ack, S::I, a_none);
     b.no_grants(S::OI_A, {E::Put_Ack});
 
     b.stall_core(S::SI_A);
     b.ok(S::SI_A, E::Fwd_GetS, S::SI_A, a_snp_ack);
     b.impossible(S::SI_A, E::Fwd_GetM);
     b.ok(S::SI_A, E::Inv, S::II_A, a_snp_ack | a_drop);
-    b.ok(S::SI_A, E::Put_Ack, S::I, a_drop);
+    b.ok(S::SI_A, E::Put_Ack, S::I, a_none);
     b.no_grants(S::SI_A, {E::Put_Ack});
 
     b.stall_core(S::II_A);
@@ -260,7 +262,7 @@ void build_home_table(home_table& table) {
     }
     b.impossible(H::M, V::Upg_sharer);
     b.impossible(H::M, V::Upg_owner);  // an E/M owner writes without asking
-    b.simple(H::M, V::Put_owner, grant::Put_Ack, role::none, H::I).mem_write = true;
+    b.simple(H::M, V::Put_owner, grant::Put_Ack, role::none, H::I);  // a PutM carries the data home
     b.impossible(H::M, V::Put_sharer);
     b.put_stale(H::M);
     b.excl_fail(H::M);
@@ -291,10 +293,48 @@ void build_home_table(home_table& table) {
         c.to_sharers = snoop::Inv;
         c.sharers_cleared = true;
     }
-    b.simple(H::O, V::Put_owner, grant::Put_Ack, role::none, H::S).mem_write = true;
+    b.simple(H::O, V::Put_owner, grant::Put_Ack, role::none, H::S);  // a PutO carries the data home
     b.simple(H::O, V::Put_sharer, grant::Put_Ack, role::none, H::O);
     b.put_stale(H::O);
     b.excl_fail(H::O);
+}
+
+using transaction_table = std::array<std::array<transaction_cell, static_cast<std::size_t>(tevent::count)>,
+                                     static_cast<std::size_t>(tstate::count)>;
+
+void build_transaction_table(transaction_table& t) {
+    using T = tstate;
+    using V = tevent;
+    auto set = [&t](T s, V e, outcome kind, T next) {
+        auto& c = t[static_cast<std::size_t>(s)][static_cast<std::size_t>(e)];
+        c.kind = kind;
+        c.next = next;
+        c.defined = true;
+    };
+    auto ok = [&](T s, V e, T next) { set(s, e, outcome::ok, next); };
+    auto stall = [&](T s, V e) { set(s, e, outcome::stall, s); };
+    auto impossible = [&](T s, V e) { set(s, e, outcome::impossible, s); };
+
+    // Idle: the next request is served at once.
+    ok(T::Idle, V::Request, T::Wait_answers);  // snoops sent (none: Ready at once)
+    ok(T::Idle, V::Immediate, T::Idle);        // Put_Ack or Excl_Fail goes straight back
+    impossible(T::Idle, V::Answer);
+    impossible(T::Idle, V::Ready);
+    impossible(T::Idle, V::Unblock);
+
+    // Serving a request: later requests wait; the answers are counted.
+    stall(T::Wait_answers, V::Request);
+    stall(T::Wait_answers, V::Immediate);
+    ok(T::Wait_answers, V::Answer, T::Wait_answers);
+    ok(T::Wait_answers, V::Ready, T::Wait_unblock);  // the grant goes out
+    impossible(T::Wait_answers, V::Unblock);         // nothing was granted yet
+
+    // Granted: the line is the requester's until its Unblock.
+    stall(T::Wait_unblock, V::Request);
+    stall(T::Wait_unblock, V::Immediate);
+    impossible(T::Wait_unblock, V::Answer);
+    impossible(T::Wait_unblock, V::Ready);
+    ok(T::Wait_unblock, V::Unblock, T::Idle);  // then the waiting requests, in arbitration order
 }
 
 // Filled in place, once: the tables are built by code so that each cell
@@ -311,6 +351,12 @@ const home_table& the_home_table() {
     (void)built;
     return t;
 }
+const transaction_table& the_transaction_table() {
+    static transaction_table t{};
+    static const bool built = (build_transaction_table(t), true);
+    (void)built;
+    return t;
+}
 
 }  // namespace
 
@@ -320,6 +366,15 @@ const cache_cell& cache_transition(cstate s, cevent e) {
 
 const home_cell& home_transition(hstate s, hevent e) {
     return the_home_table()[static_cast<std::size_t>(s)][static_cast<std::size_t>(e)];
+}
+
+const transaction_cell& transaction_transition(tstate s, tevent e) {
+    return the_transaction_table()[static_cast<std::size_t>(s)][static_cast<std::size_t>(e)];
+}
+
+void cache_actions::cannot(const char* action) {
+    throw std::logic_error(std::string("protocol table: a cell asks for '") + action +
+                           "', which the controller cannot do where it executes that cell");
 }
 
 bool is_stable(cstate s) { return s <= cstate::M; }
@@ -365,6 +420,14 @@ const char* name(hevent e) {
     static const char* n[] = {"GetS", "GetM", "Upg_sharer", "Upg_owner", "Upg_other", "Upg_lost_excl", "Put_owner", "Put_sharer", "Put_stale"};
     return n[static_cast<std::size_t>(e)];
 }
+const char* name(tstate s) {
+    static const char* n[] = {"Idle", "Wait_answers", "Wait_unblock"};
+    return n[static_cast<std::size_t>(s)];
+}
+const char* name(tevent e) {
+    static const char* n[] = {"Request", "Immediate", "Answer", "Ready", "Unblock"};
+    return n[static_cast<std::size_t>(e)];
+}
 const char* name(snoop s) {
     static const char* n[] = {"-", "Fwd_GetS", "Fwd_GetM", "Inv"};
     return n[static_cast<std::size_t>(s)];
@@ -381,10 +444,10 @@ bool carries_data(request r) { return r == request::PutO || r == request::PutM; 
 
 std::string action_names(std::uint32_t a) {
     static const std::pair<caction, const char*> names[] = {
-        {a_hit, "hit"},           {a_write, "write"},         {a_send_GetS, "send GetS"}, {a_send_GetM, "send GetM"},
+        {a_hit, "hit"},           {a_send_GetS, "send GetS"}, {a_send_GetM, "send GetM"},
         {a_send_Upg, "send Upg"}, {a_send_PutS, "send PutS"}, {a_send_PutE, "send PutE"}, {a_send_PutO, "send PutO"},
         {a_send_PutM, "send PutM"}, {a_snp_ack, "ack"},       {a_snp_clean, "clean data to home"},
-        {a_snp_dirty, "dirty data to home"}, {a_fill, "fill"}, {a_unblock, "unblock"},    {a_drop, "drop"}};
+        {a_snp_dirty, "dirty data to home"}, {a_unblock, "unblock"},    {a_drop, "drop"}};
     std::string s;
     for (const auto& [bit, n] : names)
         if (a & bit) s += (s.empty() ? "" : ", ") + std::string(n);
@@ -428,6 +491,15 @@ hevent home_entry::classify(request r, int requester, bool exclusive) const {
             if (is_sharer(requester)) return hevent::Put_sharer;
             return hevent::Put_stale;
     }
+}
+
+std::vector<int> home_entry::targets(const home_cell& cell, int requester) const {
+    std::vector<int> t;
+    if (cell.to_owner != snoop::none && owner >= 0 && owner != requester) t.push_back(owner);
+    if (cell.to_sharers != snoop::none)
+        for (int s : sharers)
+            if (s != requester) t.push_back(s);
+    return t;
 }
 
 void home_entry::apply(const home_cell& c, int requester, bool owner_was_dirty) {
@@ -500,7 +572,6 @@ std::string cell_text(const home_cell& c) {
     if (c.to_owner != snoop::none) add(std::string("owner ← ") + name(c.to_owner));
     if (c.to_sharers != snoop::none) add(std::string("sharers ← ") + name(c.to_sharers));
     if (c.mem_read) add("read memory");
-    if (c.mem_write) add("write memory");
     if (c.grant_clean == c.grant_dirty)
         add(std::string("grant ") + name(c.grant_clean));
     else
@@ -543,6 +614,17 @@ std::string cache_table_markdown(const cache_counts* counts) {
 
 std::string home_table_markdown(const home_counts* counts) {
     return markdown<hstate, hevent>(counts, [](hstate s, hevent e) { return home_transition(s, e); });
+}
+
+std::string transaction_table_markdown() {
+    return markdown<tstate, tevent>(static_cast<const home_counts*>(nullptr),
+                                    [](tstate s, tevent e) { return transaction_transition(s, e); });
+}
+
+std::string cell_text(const transaction_cell& c) {
+    if (c.kind == outcome::impossible) return "—";
+    if (c.kind == outcome::stall) return "stall";
+    return name(c.next);
 }
 
 }  // namespace cohsim::protocol

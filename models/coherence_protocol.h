@@ -22,14 +22,24 @@
 //   - Data grants replace the requester's stalled core event: after Data_*
 //     or Ack_* the cache is stable and the core replays its Load/Store, which
 //     then hits (a Store into E makes it M).
+//   - Data values are not actions: a Data_* grant carries the line, a Store
+//     that hits writes it, and an owner's PutO/PutM carries it home (the
+//     simulator keeps values in one functional memory; the protocol-level
+//     random tester checks these rules with a value per cache).
 // Every (state, event) cell is defined: a transition, `stall` (the event
 // waits until the state changes) or `impossible` (reaching it is a bug; the
-// model stops with a diagnostic).
+// model stops with a diagnostic). The home's blocking (one transaction per
+// line at a time) is a third table, of its transaction states.
+//
+// One executor: the simulator's controllers (models/mem/) and the random
+// tester run every cache cell through `execute`, and every home request
+// through `home_transition` + `home_entry` and the transaction table.
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace cohsim::protocol {
@@ -64,8 +74,7 @@ enum class cevent : std::uint8_t {
 // Bit set of what the controller does on a transition.
 enum caction : std::uint32_t {
     a_none = 0,
-    a_hit = 1u << 0,         // the core's load/store/unique completes now
-    a_write = 1u << 1,       // the store's data is written into the line
+    a_hit = 1u << 0,         // the core's load/store/unique performs now
     a_send_GetS = 1u << 2,
     a_send_GetM = 1u << 3,
     a_send_Upg = 1u << 4,    // CleanUnique: make my valid copy unique
@@ -76,10 +85,14 @@ enum caction : std::uint32_t {
     a_snp_ack = 1u << 9,     // snoop response without data
     a_snp_clean = 1u << 10,  // snoop response with clean data
     a_snp_dirty = 1u << 11,  // snoop response with dirty data
-    a_fill = 1u << 12,       // take the data in the message
     a_unblock = 1u << 13,    // tell the home the transaction is complete
     a_drop = 1u << 14,       // the line leaves the cache
 };
+
+// What a cache asks the home for.
+enum class request : std::uint8_t { GetS, GetM, Upg, PutS, PutE, PutO, PutM };
+const char* name(request r);
+bool carries_data(request r);  // PutO, PutM
 
 struct cache_cell {
     outcome kind = outcome::impossible;
@@ -89,6 +102,41 @@ struct cache_cell {
 };
 
 const cache_cell& cache_transition(cstate s, cevent e);
+
+// A snoop answer: without data, or with the line (clean or dirty).
+enum class answer_kind : std::uint8_t { ack, clean, dirty };
+
+// What a controller does for a cell's actions, one member per action; each
+// controller (the model's L1 in each of its situations, the random tester)
+// derives from this and defines the actions that can happen where it
+// executes: one that cannot is a table error and throws.
+struct cache_actions {
+    [[noreturn]] static void cannot(const char* action);
+    void hit() { cannot("hit"); }
+    void send(request) { cannot("send"); }
+    void drop() { cannot("drop"); }
+    void answer(answer_kind) { cannot("answer"); }
+    void unblock() { cannot("unblock"); }
+};
+
+// The one executor of the cache-controller table: runs the actions of `c`
+// on `a`, in this order: the hit, the request or Put, the drop, the snoop
+// answer, the unblock. (The state change to `c.next` is the caller's.)
+template <class Actions>
+void execute(const cache_cell& c, Actions&& a) {
+    if (c.actions & a_hit) a.hit();
+    static constexpr std::pair<caction, request> sends[] = {
+        {a_send_GetS, request::GetS}, {a_send_GetM, request::GetM}, {a_send_Upg, request::Upg},
+        {a_send_PutS, request::PutS}, {a_send_PutE, request::PutE}, {a_send_PutO, request::PutO},
+        {a_send_PutM, request::PutM}};
+    for (const auto& [bit, r] : sends)
+        if (c.actions & bit) a.send(r);
+    if (c.actions & a_drop) a.drop();
+    if (c.actions & a_snp_ack) a.answer(answer_kind::ack);
+    if (c.actions & a_snp_clean) a.answer(answer_kind::clean);
+    if (c.actions & a_snp_dirty) a.answer(answer_kind::dirty);
+    if (c.actions & a_unblock) a.unblock();
+}
 
 // Stable states and permissions.
 bool is_stable(cstate s);
@@ -126,8 +174,7 @@ struct home_cell {
     bool defined = false;
     snoop to_owner = snoop::none;    // sent to the current owner
     snoop to_sharers = snoop::none;  // sent to every other sharer
-    bool mem_read = false;           // data comes from memory
-    bool mem_write = false;          // the Put's data goes to memory
+    bool mem_read = false;           // data comes from memory (or a shared cache: the data no L1 owns)
     // The owner's snoop response says whether its data was dirty; where the
     // outcome depends on that, the *_dirty fields apply to a dirty answer.
     grant grant_clean = grant::none, grant_dirty = grant::none;
@@ -139,6 +186,26 @@ struct home_cell {
 
 const home_cell& home_transition(hstate s, hevent e);
 
+// The home's transaction states for one line (its blocking): idle; serving a
+// request and waiting for the snoop answers; granted and waiting for the
+// requester's Unblock. A request that meets a busy line waits (stall) and is
+// served, in the interconnect's arbitration order, when the line is idle.
+enum class tstate : std::uint8_t { Idle, Wait_answers, Wait_unblock, count };
+enum class tevent : std::uint8_t {
+    Request,    // a request that needs a transaction (GetS, GetM, an upgrade)
+    Immediate,  // a request answered at once (a Put, a failed exclusive upgrade)
+    Answer,     // a snoop answer
+    Ready,      // every answer is in (or none was needed): grant
+    Unblock,    // the requester's Unblock
+    count
+};
+struct transaction_cell {
+    outcome kind = outcome::impossible;
+    tstate next = tstate::Idle;
+    bool defined = false;
+};
+const transaction_cell& transaction_transition(tstate s, tevent e);
+
 // ---- names ----------------------------------------------------------------
 
 const char* name(cstate s);
@@ -147,6 +214,8 @@ const char* name(hstate s);
 const char* name(hevent e);
 const char* name(snoop s);
 const char* name(grant g);
+const char* name(tstate s);
+const char* name(tevent e);
 std::string action_names(std::uint32_t actions);
 
 // The tables as Markdown, exactly as the simulator executes them: one row
@@ -159,9 +228,11 @@ using home_counts = std::array<std::array<std::uint64_t, static_cast<std::size_t
                                static_cast<std::size_t>(hstate::count)>;
 std::string cache_table_markdown(const cache_counts* counts = nullptr);
 std::string home_table_markdown(const home_counts* counts = nullptr);
+std::string transaction_table_markdown();
 // One cell's text, as in the tables.
 std::string cell_text(const cache_cell& c);
 std::string cell_text(const home_cell& c);
+std::string cell_text(const transaction_cell& c);
 
 // The grant a cache receives, as a cache event.
 cevent as_event(grant g);
@@ -171,11 +242,6 @@ cevent as_event(snoop s);
 }  // namespace cohsim::protocol
 
 namespace cohsim::protocol {
-
-// What a cache asks the home for.
-enum class request : std::uint8_t { GetS, GetM, Upg, PutS, PutE, PutO, PutM };
-const char* name(request r);
-bool carries_data(request r);  // PutO, PutM
 
 // The home's record of one line: its state, the owner and the sharers
 // (agent numbers). Applying a home_cell updates it; the snoop targets come
@@ -188,6 +254,9 @@ struct home_entry {
     bool is_sharer(int agent) const;
     // `exclusive`: the request is a store-exclusive's (STXR) upgrade.
     hevent classify(request r, int requester, bool exclusive = false) const;
+    // Who `cell` snoops: the owner (with to_owner) and the sharers (with
+    // to_sharers), never the requester (-1: nobody is spared, a far atomic).
+    std::vector<int> targets(const home_cell& cell, int requester) const;
     // Updates the record for a finished transaction of `cell`.
     void apply(const home_cell& cell, int requester, bool owner_was_dirty);
     // The record matches its state: I none; S sharers only; M one owner; O an owner (and maybe sharers).

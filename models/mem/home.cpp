@@ -31,20 +31,17 @@ void home::served(std::uint64_t line, hstate before, hevent ev, const home_cell&
 void home::arrive(request_msg m) {
     m.arrived = kernel::now();
     line_record& h = m_lines[m.line];
-    if (h.busy) {
+    if (transaction_transition(h.phase, tevent::Request).kind == outcome::stall) {
         h.waiting.push_back(m);
         return;
     }
     process(h, m);
 }
 
-std::vector<int> home::targets(const line_record& h, const home_cell& cell, unsigned requester) const {
-    std::vector<int> t;
-    if (cell.to_owner != snoop::none && h.e.owner >= 0 && h.e.owner != static_cast<int>(requester)) t.push_back(h.e.owner);
-    if (cell.to_sharers != snoop::none)
-        for (int s : h.e.sharers)
-            if (s != static_cast<int>(requester)) t.push_back(s);
-    return t;
+void home::step(line_record& h, tevent e, const char* what, std::uint64_t line) {
+    const transaction_cell& c = transaction_transition(h.phase, e);
+    if (c.kind != outcome::ok) m_f.protocol_error(std::string(what) + " " + hex(line));
+    h.phase = c.next;
 }
 
 // A shared cache outside k's domain holds the line (stale once k writes).
@@ -92,6 +89,7 @@ void home::process(line_record& h, const request_msg& m) {
     const unsigned agent = m.agent;
     const std::uint64_t line = m.line;
     if (m.r >= request::PutS) {
+        step(h, tevent::Immediate, "eviction served on a busy line", line);
         ++h.traffic.puts;
         served(line, h.e.state, ev, cell, m);
         h.e.apply(cell, static_cast<int>(agent), false);
@@ -101,6 +99,7 @@ void home::process(line_record& h, const request_msg& m) {
         return;
     }
     if (cell.grant_clean == grant::Excl_Fail) {
+        step(h, tevent::Immediate, "exclusive failure served on a busy line", line);
         ++h.traffic.exclusive_fails;
         served(line, h.e.state, ev, cell, m);
         // No transaction: the answer goes straight back (no data).
@@ -109,7 +108,7 @@ void home::process(line_record& h, const request_msg& m) {
         m_f.q->at(net.scu_to_l1(k, at), rank(phase::response, agent), [c, line] { c->exclusive_failed(line); });
         return;
     }
-    const auto t = targets(h, cell, m.far ? ~0u : agent);
+    const auto t = h.e.targets(cell, m.far ? -1 : static_cast<int>(agent));
     dsu* d = dsu_for(k);
     const bool in_l2 = cl.l2_holds(line);
     const bool in_l3 = d && d->l3_holds(line);
@@ -120,7 +119,7 @@ void home::process(line_record& h, const request_msg& m) {
         if (!local) return to_interconnect(m, k, now);
     }
     // The line is ours until the requester's Unblock.
-    h.busy = true;
+    step(h, tevent::Request, "request served on a busy line", line);
     served(line, h.e.state, ev, cell, m);
     ++(m.r == request::GetS ? h.traffic.gets : m.r == request::GetM ? h.traffic.getm : h.traffic.upgrades);
     if (net.socket_of(k) != net.home_socket(line)) ++h.traffic.cross_socket;
@@ -232,7 +231,8 @@ void home::owner_answered(transaction& tx, bool data) {
 void home::answer(std::uint64_t line, int agent, bool data, bool dirty) {
     line_record& h = m_lines[line];
     transaction& tx = h.tx;
-    if (!h.busy || tx.answers_left <= 0) m_f.protocol_error("unexpected snoop answer for line " + hex(line));
+    if (transaction_transition(h.phase, tevent::Answer).kind != outcome::ok || tx.answers_left <= 0)
+        m_f.protocol_error("unexpected snoop answer for line " + hex(line));
     if (agent >= 0 && agent == tx.owner_at_start) {
         if (!data) m_f.protocol_error("owner answered without data for line " + hex(line));
         tx.owner_dirty = dirty;
@@ -243,6 +243,7 @@ void home::answer(std::uint64_t line, int agent, bool data, bool dirty) {
 
 void home::grant_now(line_record& h) {
     transaction& tx = h.tx;
+    step(h, tevent::Ready, "grant without a request for line", tx.req.line);
     if (tx.far) return far_result(h);
     delivery& net = *m_f.net;
     const grant g = tx.owner_dirty ? tx.cell->grant_dirty : tx.cell->grant_clean;
@@ -276,9 +277,8 @@ void home::far_result(line_record& h) {
 
 void home::unblock(std::uint64_t line) {
     line_record& h = m_lines[line];
-    if (!h.busy) m_f.protocol_error("unblock of an idle line " + hex(line));
-    h.busy = false;
-    while (!h.busy && !h.waiting.empty()) {
+    step(h, tevent::Unblock, "unblock of an idle line", line);
+    while (h.phase == tstate::Idle && !h.waiting.empty()) {
         auto best = h.waiting.begin();
         for (auto it = h.waiting.begin(); it != h.waiting.end(); ++it)
             if (m_ic.before(it->agent, it->arrived, best->agent, best->arrived)) best = it;
@@ -304,7 +304,7 @@ std::string home::describe(std::uint64_t line) const {
     if (it == m_lines.end()) return "the home has never seen it";
     const line_record& h = it->second;
     std::ostringstream os;
-    os << "the home has it in " << name(h.e.state) << (h.busy ? ", busy" : ", idle") << ", owner " << h.e.owner << ", "
+    os << "the home has it in " << name(h.e.state) << (h.phase == tstate::Idle ? ", idle" : ", busy") << ", owner " << h.e.owner << ", "
        << h.e.sharers.size() << " sharers, " << h.waiting.size() << " requests waiting";
     return os.str();
 }

@@ -93,7 +93,7 @@ private:
     struct line_record {
         protocol::home_entry e;
         line_traffic traffic;
-        bool busy = false;
+        protocol::tstate phase = protocol::tstate::Idle;  // its transaction (blocking) state
         transaction tx;
         std::vector<request_msg> waiting;
     };
@@ -101,7 +101,9 @@ private:
     void process(line_record& h, const request_msg& m);
     void served(std::uint64_t line, protocol::hstate before, protocol::hevent ev, const protocol::home_cell& cell,
                 const request_msg& m);
-    std::vector<int> targets(const line_record& h, const protocol::home_cell& cell, unsigned requester) const;
+    // The line's transaction takes event `e` (the transaction table); an
+    // impossible one stops the run with `what`.
+    void step(line_record& h, protocol::tevent e, const char* what, std::uint64_t line);
     unsigned cluster_of(int agent) const;
     // Clusters j and k are one coherence domain: the same cluster, or under one DSU.
     bool same_domain(unsigned j, unsigned k) const { return j == k || (m_dsu_of[j] >= 0 && m_dsu_of[j] == m_dsu_of[k]); }

@@ -98,40 +98,52 @@ void l1_controller::start(op& o, duration now) {
         return;  // retried when the line's eviction completes
     }
     if (cell.kind == outcome::impossible) l1_error(line, st, ev);
-    if (cell.actions & a_hit) {
-        ++c.hits;
-        if (auto* e = c.array.find(line)) {
-            e->payload.st = cell.next;
-            c.array.touch(*e);
+    // The core's access: it hits (and performs), or it misses and asks the home.
+    struct core_access : cache_actions {
+        l1_controller& self;
+        op& o;
+        const cache_cell& cell;
+        cstate st;
+        std::uint64_t line;
+        duration now, lookup;
+        void hit() {
+            l1_cache& c = self.m_c;
+            fabric& f = self.m_f;
+            ++c.hits;
+            if (auto* e = c.array.find(line)) {
+                e->payload.st = cell.next;
+                c.array.touch(*e);
+            }
+            f.check_line(line);
+            const mem_response resp = self.perform(o, lookup);
+            if (f.explaining(line))
+                f.explain(line, c.core + " " + op_name(o.req) + " hits " + name(st) + " → " + name(cell.next) +
+                                    (o.req.kind == mem_request::store_exclusive
+                                         ? (resp.success ? ": success" : ": fails (reservation lost)")
+                                         : ""));
+            self.finish(o, resp);
         }
-        m_f.check_line(line);
-        const mem_response resp = perform(o, lookup);
-        if (m_f.explaining(line))
-            m_f.explain(line, c.core + " " + op_name(o.req) + " hits " + name(st) + " → " + name(cell.next) +
-                                  (o.req.kind == mem_request::store_exclusive
-                                       ? (resp.success ? ": success" : ": fails (reservation lost)")
-                                       : ""));
-        finish(o, resp);
-        return;
-    }
-    ++c.misses;
-    if (cell.actions & a_send_Upg) ++c.upgrades;
-    auto* e = c.array.find(line);
-    if (!e) e = &fill_way(line, now);
-    e->payload.st = cell.next;
-    const request r = (cell.actions & a_send_GetS)   ? request::GetS
-                      : (cell.actions & a_send_GetM) ? request::GetM
-                                                     : request::Upg;
-    if (m_f.explaining(line))
-        m_f.explain(line, c.core + " " + op_name(o.req) + " misses in " + name(st) + " → " + name(cell.next) + ", sends " +
-                              name(r));
-    if (m_f.obs.trace) {
-        o.missed = true;
-        o.what = std::string(name(r)) + " " + hex(line);
-        m_f.trace_line(line);
-        if (m_f.obs.trace->traces_line(line)) o.flow = m_f.obs.trace->flow_start(cores_group, c.core + " memory", lookup);
-    }
-    send_request(r, line, lookup);
+        void send(request r) {
+            l1_cache& c = self.m_c;
+            fabric& f = self.m_f;
+            ++c.misses;
+            if (r == request::Upg) ++c.upgrades;
+            auto* e = c.array.find(line);
+            if (!e) e = &self.fill_way(line, now);
+            e->payload.st = cell.next;
+            if (f.explaining(line))
+                f.explain(line, c.core + " " + op_name(o.req) + " misses in " + name(st) + " → " + name(cell.next) +
+                                    ", sends " + name(r));
+            if (f.obs.trace) {
+                o.missed = true;
+                o.what = std::string(name(r)) + " " + hex(line);
+                f.trace_line(line);
+                if (f.obs.trace->traces_line(line)) o.flow = f.obs.trace->flow_start(cores_group, c.core + " memory", lookup);
+            }
+            self.send_request(r, line, lookup);
+        }
+    };
+    execute(cell, core_access{{}, *this, o, cell, st, line, now, lookup});
 }
 
 cache_array<l1_line>::entry& l1_controller::fill_way(std::uint64_t line, duration now) {
@@ -141,14 +153,21 @@ cache_array<l1_line>::entry& l1_controller::fill_way(std::uint64_t line, duratio
     if (v->valid) {
         const cache_cell& cell = m_f.cache_cell(v->payload.st, cevent::Replacement);
         if (cell.kind != outcome::ok) m_f.protocol_error("cannot evict a line in " + std::string(name(v->payload.st)));
-        ++c.writebacks;
-        c.wb[v->line] = cell.next;
-        if (c.ex.evict_clears && c.mon.line_lost(v->line, line_bytes)) lose_reservation(v->line);
-        const request r = (cell.actions & a_send_PutS)   ? request::PutS
-                          : (cell.actions & a_send_PutE) ? request::PutE
-                          : (cell.actions & a_send_PutO) ? request::PutO
-                                                         : request::PutM;
-        send_request(r, v->line, now);
+        // The victim waits in the writeback buffer for its Put_Ack.
+        struct eviction : cache_actions {
+            l1_controller& self;
+            std::uint64_t victim;
+            cstate next;
+            duration now;
+            void send(request r) {
+                l1_cache& c = self.m_c;
+                ++c.writebacks;
+                c.wb[victim] = next;
+                if (c.ex.evict_clears && c.mon.line_lost(victim, line_bytes)) self.lose_reservation(victim);
+                self.send_request(r, victim, now);
+            }
+        };
+        execute(cell, eviction{{}, *this, v->line, cell.next, now});
         const std::uint64_t victim = v->line;
         c.array.invalidate(*v);
         m_f.trace_line(victim);
@@ -276,13 +295,21 @@ void l1_controller::snoop_now(protocol::snoop s, std::uint64_t line) {
         c.wb[line] = cell.next;
     }
     m_f.check_line(line);
-    if (cell.actions & a_drop) {
-        ++c.lines_lost;
-        if (c.mon.line_lost(line, line_bytes)) lose_reservation(line);
-    }
-    const bool data = cell.actions & (a_snp_clean | a_snp_dirty);
-    const bool dirty = cell.actions & a_snp_dirty;
-    m_f.point->snoop_answered(c.cluster, c.agent, line, data, dirty);
+    // The line may be taken away (and the reservation with it); the snoop is answered.
+    struct snooped : cache_actions {
+        l1_controller& self;
+        std::uint64_t line;
+        void drop() {
+            l1_cache& c = self.m_c;
+            ++c.lines_lost;
+            if (c.mon.line_lost(line, line_bytes)) self.lose_reservation(line);
+        }
+        void answer(answer_kind a) {
+            const l1_cache& c = self.m_c;
+            self.m_f.point->snoop_answered(c.cluster, c.agent, line, a != answer_kind::ack, a == answer_kind::dirty);
+        }
+    };
+    execute(cell, snooped{{}, *this, line});
 }
 
 void l1_controller::grant(protocol::grant g, std::uint64_t line) {
@@ -296,30 +323,52 @@ void l1_controller::grant(protocol::grant g, std::uint64_t line) {
     if (!e) m_f.protocol_error("grant for a line not in the L1");
     e->payload.st = cell.next;
     c.array.touch(*e);
-    // Unblock the home.
-    home_port* h = m_f.point;
-    duration at = m_f.net->l1_to_scu(c.cluster, kernel::now());
-    if (h->serving_globally(line)) at = m_f.net->answer_to_home(c.cluster, line, at, false);
-    m_f.q->at(at, rank(phase::response, c.agent), [h, line] { h->unblock(line); });
-    // The core's access now performs.
+    // The home is unblocked.
+    struct granted : cache_actions {
+        l1_controller& self;
+        std::uint64_t line;
+        void unblock() {
+            const l1_cache& c = self.m_c;
+            fabric& f = self.m_f;
+            home_port* h = f.point;
+            duration at = f.net->l1_to_scu(c.cluster, kernel::now());
+            if (h->serving_globally(line)) at = f.net->answer_to_home(c.cluster, line, at, false);
+            f.q->at(at, rank(phase::response, c.agent), [h, l = line] { h->unblock(l); });
+        }
+    };
+    execute(cell, granted{{}, *this, line});
+    // The core's access is replayed: it now hits, and performs.
     op& o = *c.op_for(line);
     const cevent replay = event_in(o, cell.next);
     const bool was_explaining = m_f.explaining(line);
     const cache_cell& again = m_f.cache_cell(cell.next, replay);
     if (again.kind != outcome::ok || !(again.actions & a_hit))
         m_f.protocol_error("replayed access does not hit in " + std::string(name(cell.next)));
-    e->payload.st = again.next;
-    m_f.check_line(line);
-    if (m_f.obs.trace && o.flow)
-        m_f.obs.trace->flow_end(timeline_observer::group::lines, hex(line) + " " + c.core, kernel::now(), o.flow);
-    o.flow = 0;
-    const std::string op_text = op_name(o.req);
-    const bool stxr = o.req.kind == mem_request::store_exclusive;
-    const mem_response resp = perform(o, kernel::now());
-    if (was_explaining)
-        m_f.explain(line, "  " + c.core + " " + op_text + " completes in " + name(again.next) +
-                              (stxr ? (resp.success ? ": success" : ": fails (reservation lost)") : ""));
-    finish(o, resp);
+    struct replayed : cache_actions {
+        l1_controller& self;
+        op& o;
+        l1_line& entry;
+        const cache_cell& again;
+        std::uint64_t line;
+        bool was_explaining;
+        void hit() {
+            l1_cache& c = self.m_c;
+            fabric& f = self.m_f;
+            entry.st = again.next;
+            f.check_line(line);
+            if (f.obs.trace && o.flow)
+                f.obs.trace->flow_end(timeline_observer::group::lines, hex(line) + " " + c.core, kernel::now(), o.flow);
+            o.flow = 0;
+            const std::string op_text = op_name(o.req);
+            const bool stxr = o.req.kind == mem_request::store_exclusive;
+            const mem_response resp = self.perform(o, kernel::now());
+            if (was_explaining)
+                f.explain(line, "  " + c.core + " " + op_text + " completes in " + name(again.next) +
+                                    (stxr ? (resp.success ? ": success" : ": fails (reservation lost)") : ""));
+            self.finish(o, resp);
+        }
+    };
+    execute(again, replayed{{}, *this, o, e->payload, again, line, was_explaining});
 }
 
 void l1_controller::exclusive_failed(std::uint64_t line) {
@@ -327,6 +376,7 @@ void l1_controller::exclusive_failed(std::uint64_t line) {
     m_f.explain(line, c.core + " receives Excl_Fail in " + std::string(name(c.state_of(line))) + " → I: STXR fails");
     const cache_cell& cell = m_f.cache_cell(c.state_of(line), cevent::Excl_Fail);
     if (cell.kind != outcome::ok) m_f.protocol_error("Excl_Fail in " + std::string(name(c.state_of(line))));
+    execute(cell, cache_actions{});  // no action: the line is gone (I), the STXR fails
     if (auto* e = c.array.find(line)) c.array.invalidate(*e);
     m_f.check_line(line);
     op& o = *c.op_for(line);
@@ -346,6 +396,7 @@ void l1_controller::put_ack(std::uint64_t line) {
     const cstate st = c.state_of(line);
     const cache_cell& cell = m_f.cache_cell(st, cevent::Put_Ack);
     if (cell.kind != outcome::ok) m_f.protocol_error("Put_Ack in " + std::string(name(st)));
+    execute(cell, cache_actions{});  // no action: the eviction is over (I)
     c.wb.erase(line);
     m_f.trace_line(line);
     if (auto* o = c.op_for(line)) start(*o, kernel::now());  // it was waiting for this eviction

@@ -1,6 +1,9 @@
 // A random tester for the protocol tables alone (no timing): N caches and one
 // home exchange messages over FIFO channels, delivered in a random order that
-// covers the races the tables must handle. After every step it checks
+// covers the races the tables must handle. The caches run their cells with
+// the simulator's executor (protocol::execute) and the home its blocking with
+// the simulator's transaction table, so what is tested here is what ships;
+// only the message delivery is this tester's. After every step it checks
 //   - single writer / multiple readers: a cache that may write is alone;
 //   - data value: every cache that may read holds the last value written;
 //   - the home's records are consistent;
@@ -34,11 +37,11 @@ struct message {
 
 struct home_line {
     home_entry e;
-    bool busy = false;
+    tstate phase = tstate::Idle;
     std::deque<message> waiting;
     int requester = -1, owner_at_start = -1, responses_left = 0;
     const home_cell* cell = nullptr;
-    bool owner_dirty = false, have_data = false, granted = false;
+    bool owner_dirty = false, have_data = false;
     std::uint64_t data = 0;
 };
 
@@ -69,7 +72,7 @@ public:
                 if (!is_stable(m_state[c][l])) fail("cache " + std::to_string(c) + " left in " + name(m_state[c][l]));
             }
         for (int l = 0; l < m_lines; ++l) {
-            if (m_home[l].busy || !m_home[l].waiting.empty()) fail("home still busy on line " + std::to_string(l));
+            if (m_home[l].phase != tstate::Idle || !m_home[l].waiting.empty()) fail("home still busy on line " + std::to_string(l));
             bool dirty_owner = false;
             for (int c = 0; c < m_caches; ++c)
                 dirty_owner |= m_state[c][l] == cstate::M || m_state[c][l] == cstate::O;
@@ -108,35 +111,51 @@ private:
         if (cell.actions & (a_send_GetS | a_send_GetM | a_send_Upg)) m_pending[c][l] = e;
     }
 
+    // Executes a cache cell with the simulator's own executor
+    // (protocol::execute); the values each cache holds are this tester's
+    // oracle: a Data_* grant brings the line's value, a Store that hits writes
+    // a new one, a snoop answer with data and a PutO/PutM carry the holder's.
     void perform(int c, int l, cevent e, const cache_cell& cell, const message* m) {
         m_cells.insert({m_state[c][l], e});
-        const std::uint32_t a = cell.actions;
-        if (a & a_fill) m_value[c][l] = m->value;
-        if ((a & a_hit) && e == cevent::Load) {
-            ++m_loads_checked;
-            if (m_value[c][l] != m_truth[l])
-                fail(where(c, l) + ": load read " + std::to_string(m_value[c][l]) + ", last write was " +
-                     std::to_string(m_truth[l]));
-        }
-        if (a & a_write) m_value[c][l] = m_truth[l] = m_next_value++;
-        auto send = [&](message::kind_t k, const std::function<void(message&)>& setup) {
-            message out{k};
-            out.cache = c;
-            out.line = l;
-            setup(out);
-            (k == message::req ? m_to_home : m_to_home_resp)[c].push_back(out);
-        };
-        static const std::pair<caction, request> requests[] = {
-            {a_send_GetS, request::GetS}, {a_send_GetM, request::GetM}, {a_send_Upg, request::Upg},
-            {a_send_PutS, request::PutS}, {a_send_PutE, request::PutE}, {a_send_PutO, request::PutO},
-            {a_send_PutM, request::PutM}};
-        for (const auto& [bit, r] : requests)
-            if (a & bit) send(message::req, [&](message& o) { o.r = r, o.value = m_value[c][l], o.exclusive = m_exclusive; });
-        if (a & a_snp_ack) send(message::snp_resp, [&](message& o) { o.resp = 0; });
-        if (a & a_snp_clean) send(message::snp_resp, [&](message& o) { o.resp = 1, o.value = m_value[c][l]; });
-        if (a & a_snp_dirty) send(message::snp_resp, [&](message& o) { o.resp = 2, o.value = m_value[c][l]; });
-        if (a & a_unblock) send(message::unblock, [](message&) {});
-        if (a & a_drop) m_value[c][l] = 0;
+        if (m && m->kind == message::grant_msg && (m->g == grant::Data_S || m->g == grant::Data_E || m->g == grant::Data_M))
+            m_value[c][l] = m->value;
+        struct tester_actions : cache_actions {
+            harness& h;
+            int c, l;
+            cevent e;
+            bool dropped = false;
+            void send_out(message::kind_t k, const std::function<void(message&)>& setup) {
+                message out{k};
+                out.cache = c;
+                out.line = l;
+                setup(out);
+                (k == message::req ? h.m_to_home : h.m_to_home_resp)[c].push_back(out);
+            }
+            void hit() {
+                if (e == cevent::Load) {
+                    ++h.m_loads_checked;
+                    if (h.m_value[c][l] != h.m_truth[l])
+                        h.fail(h.where(c, l) + ": load read " + std::to_string(h.m_value[c][l]) + ", last write was " +
+                               std::to_string(h.m_truth[l]));
+                }
+                if (e == cevent::Store) h.m_value[c][l] = h.m_truth[l] = h.m_next_value++;
+            }
+            void send(request r) {
+                send_out(message::req, [&](message& o) { o.r = r, o.value = h.m_value[c][l], o.exclusive = h.m_exclusive; });
+            }
+            void drop() { dropped = true; }  // after any answer, which still carries the data
+            void answer(answer_kind a) {
+                send_out(message::snp_resp, [&](message& o) {
+                    o.resp = a == answer_kind::ack ? 0 : a == answer_kind::clean ? 1 : 2;
+                    if (a != answer_kind::ack) o.value = h.m_value[c][l];
+                });
+            }
+            void unblock() {
+                send_out(message::unblock, [](message&) {});
+            }
+        } actions{{}, *this, c, l, e};
+        execute(cell, actions);
+        if (actions.dropped) m_value[c][l] = 0;
         m_state[c][l] = cell.next;
     }
 
@@ -191,13 +210,14 @@ private:
         home_line& h = m_home[m.line];
         switch (m.kind) {
             case message::req:
-                if (h.busy)
+                if (transaction_transition(h.phase, tevent::Request).kind == outcome::stall)
                     h.waiting.push_back(m);
                 else
                     start(m);
                 break;
             case message::snp_resp:
-                if (!h.busy || h.responses_left <= 0) return fail("unexpected snoop response on line " + std::to_string(m.line));
+                if (transaction_transition(h.phase, tevent::Answer).kind != outcome::ok || h.responses_left <= 0)
+                    return fail("unexpected snoop response on line " + std::to_string(m.line));
                 if (m.cache == h.owner_at_start) {
                     if (m.resp == 0) return fail("owner " + std::to_string(m.cache) + " answered without data");
                     h.owner_dirty = m.resp == 2;
@@ -209,9 +229,8 @@ private:
                 if (--h.responses_left == 0) finish(m.line);
                 break;
             case message::unblock:
-                if (!h.busy || !h.granted || h.requester != m.cache) return fail("unexpected unblock");
-                h.busy = false;
-                while (!h.busy && !h.waiting.empty()) {
+                if (!step(h, tevent::Unblock) || h.requester != m.cache) return fail("unexpected unblock");
+                while (h.phase == tstate::Idle && !h.waiting.empty()) {
                     const message next = h.waiting.front();
                     h.waiting.pop_front();
                     start(next);
@@ -219,6 +238,14 @@ private:
                 break;
             default: fail("bad message to home");
         }
+    }
+
+    // The line's transaction takes `e` (the simulator's transaction table).
+    static bool step(home_line& h, tevent e) {
+        const transaction_cell& c = transaction_transition(h.phase, e);
+        if (c.kind != outcome::ok) return false;
+        h.phase = c.next;
+        return true;
     }
 
     void start(const message& m) {
@@ -230,17 +257,18 @@ private:
         if (cell.kind != outcome::ok)
             return fail(std::string("home line ") + std::to_string(l) + " in " + name(h.e.state) + ": impossible " + name(ev));
         if (cell.grant_clean == grant::Excl_Fail) {
+            if (!step(h, tevent::Immediate)) return fail("exclusive failure on a busy line");
             to_cache(c, l, [](message& o) { o.kind = message::grant_msg, o.g = grant::Excl_Fail; });
             return;
         }
         if (m.r >= request::PutS) {
-            if (ev == hevent::Put_owner && cell.mem_write && carries_data(m.r)) m_mem[l] = m.value;
+            if (!step(h, tevent::Immediate)) return fail("eviction on a busy line");
+            if (ev == hevent::Put_owner && carries_data(m.r)) m_mem[l] = m.value;  // the owner's data goes home
             h.e.apply(cell, c, false);
             to_cache(c, l, [](message& o) { o.kind = message::grant_msg, o.g = grant::Put_Ack; });
             return;
         }
-        h.busy = true;
-        h.granted = false;
+        if (!step(h, tevent::Request)) return fail("request served on a busy line");
         h.requester = c;
         h.cell = &cell;
         h.owner_at_start = h.e.owner;
@@ -254,10 +282,7 @@ private:
             ++h.responses_left;
             to_cache(target, l, [&](message& o) { o.s = s; });
         };
-        if (cell.to_owner != snoop::none && h.e.owner >= 0 && h.e.owner != c) snoop_one(h.e.owner, cell.to_owner);
-        if (cell.to_sharers != snoop::none)
-            for (int s : h.e.sharers)
-                if (s != c) snoop_one(s, cell.to_sharers);
+        for (int target : h.e.targets(cell, c)) snoop_one(target, target == h.e.owner ? cell.to_owner : cell.to_sharers);
         if (m_broadcast) {
             const snoop kind = m.r == request::GetS ? snoop::Fwd_GetS : snoop::Inv;
             for (int t = 0; t < m_caches; ++t)
@@ -272,9 +297,9 @@ private:
         const grant g = h.owner_dirty ? cell.grant_dirty : cell.grant_clean;
         const bool data = g == grant::Data_S || g == grant::Data_E || g == grant::Data_M;
         if (data && !h.have_data) return fail("home line " + std::to_string(l) + " grants data it does not have");
+        if (!step(h, tevent::Ready)) return fail("grant on line " + std::to_string(l) + " with nothing to grant");
         h.e.apply(cell, h.requester, h.owner_dirty);
         if (!h.e.consistent()) return fail("home line " + std::to_string(l) + " inconsistent after grant");
-        h.granted = true;
         to_cache(h.requester, l, [&](message& o) { o.kind = message::grant_msg, o.g = g, o.value = h.data; });
     }
 

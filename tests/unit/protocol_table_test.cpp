@@ -92,9 +92,10 @@ TEST(ProtocolTable, CellsObeyTheProtocolRules) {
                 EXPECT_EQ(c.next, cstate::I) << where;
                 EXPECT_FALSE(c.actions & a_unblock) << where;  // the home never blocked for it
             }
-            // Data-carrying grants fill; acks do not.
-            const bool data = e == cevent::Data_S || e == cevent::Data_E || e == cevent::Data_M;
-            EXPECT_EQ(static_cast<bool>(c.actions & a_fill), data) << where;
+            // A grant or a Put_Ack only changes the state (and unblocks).
+            if (is_grant(e)) {
+                EXPECT_EQ(c.actions & ~std::uint32_t{a_unblock}, 0u) << where;
+            }
             // A cache that loses its copy says so.
             if (holds_data(s) && !holds_data(c.next) && c.next != cstate::I) {
                 EXPECT_TRUE(c.actions & a_drop) << where;
@@ -111,7 +112,7 @@ TEST(ProtocolTable, StableStatesServeTheCoreOrAsk) {
     EXPECT_EQ(cache_transition(cstate::S, cevent::Store).next, cstate::SM_A);
     EXPECT_EQ(cache_transition(cstate::S, cevent::Store).actions, a_send_Upg);
     EXPECT_EQ(cache_transition(cstate::E, cevent::Store).next, cstate::M);  // silent E -> M
-    EXPECT_EQ(cache_transition(cstate::E, cevent::Store).actions, a_hit | a_write);
+    EXPECT_EQ(cache_transition(cstate::E, cevent::Store).actions, a_hit);
     EXPECT_EQ(cache_transition(cstate::M, cevent::Fwd_GetS).next, cstate::O);  // dirty sharing, no memory write
     EXPECT_EQ(cache_transition(cstate::M, cevent::Fwd_GetS).actions, a_snp_dirty);
     EXPECT_EQ(cache_transition(cstate::E, cevent::Fwd_GetS).next, cstate::S);
@@ -152,7 +153,6 @@ TEST(ProtocolTable, HomeCellsMatchTheirIntent) {
     const auto& m_getm = home_transition(hstate::M, hevent::GetM);
     EXPECT_EQ(m_getm.grant_dirty, grant::Data_M);  // dirty data moves cache to cache
     EXPECT_FALSE(m_getm.mem_read);
-    EXPECT_FALSE(m_getm.mem_write);
     const auto& s_upg = home_transition(hstate::S, hevent::Upg_sharer);
     EXPECT_EQ(s_upg.to_sharers, snoop::Inv);
     EXPECT_EQ(s_upg.grant_clean, grant::Ack_E);
@@ -273,4 +273,58 @@ TEST(ProtocolMarkdown, EveryPrintedCellReadsBackAsTheTablesCell) {
     const std::string hmd = home_table_markdown();
     EXPECT_EQ(static_cast<std::size_t>(std::count(hmd.begin(), hmd.end(), '\n')), static_cast<std::size_t>(hstate::count) + 2);
     EXPECT_NE(hmd.find("| " + cell_text(home_transition(hstate::O, hevent::Upg_lost_excl)) + " |"), std::string::npos);
+}
+
+// The home's transaction table: requests wait while a line is busy; answers
+// come only while the home waits for them; one Unblock ends a transaction.
+TEST(ProtocolTable, TransactionsBlockTheLineUntilTheUnblock) {
+    using T = tstate;
+    using V = tevent;
+    for (int s = 0; s < static_cast<int>(T::count); ++s)
+        for (int e = 0; e < static_cast<int>(V::count); ++e)
+            EXPECT_TRUE(transaction_transition(static_cast<T>(s), static_cast<V>(e)).defined) << s << " x " << e;
+    EXPECT_EQ(transaction_transition(T::Idle, V::Request).next, T::Wait_answers);
+    EXPECT_EQ(transaction_transition(T::Idle, V::Immediate).next, T::Idle);
+    for (T busy : {T::Wait_answers, T::Wait_unblock})
+        for (V req : {V::Request, V::Immediate}) EXPECT_EQ(transaction_transition(busy, req).kind, outcome::stall);
+    EXPECT_EQ(transaction_transition(T::Wait_answers, V::Answer).next, T::Wait_answers);
+    EXPECT_EQ(transaction_transition(T::Wait_answers, V::Ready).next, T::Wait_unblock);
+    EXPECT_EQ(transaction_transition(T::Wait_unblock, V::Unblock).next, T::Idle);
+    for (V late : {V::Answer, V::Ready, V::Unblock}) EXPECT_EQ(transaction_transition(T::Idle, late).kind, outcome::impossible);
+    EXPECT_EQ(transaction_transition(T::Wait_answers, V::Unblock).kind, outcome::impossible);
+    EXPECT_EQ(transaction_transition(T::Wait_unblock, V::Answer).kind, outcome::impossible);
+}
+
+// The executor runs each action bit once, in its fixed order, and refuses an
+// action the controller cannot do where it runs the cell.
+TEST(ProtocolExecutor, RunsTheCellsActionsInOrder) {
+    struct record : cache_actions {
+        std::string log;
+        void hit() { log += "hit "; }
+        void send(request r) { log += std::string("send ") + name(r) + " "; }
+        void drop() { log += "drop "; }
+        void answer(answer_kind a) { log += a == answer_kind::dirty ? "dirty " : a == answer_kind::clean ? "clean " : "ack "; }
+        void unblock() { log += "unblock "; }
+    };
+    record r;
+    execute(cache_transition(cstate::M, cevent::Fwd_GetM), r);  // dirty data, and the line goes
+    EXPECT_EQ(r.log, "drop dirty ");
+    r.log.clear();
+    execute(cache_transition(cstate::SM_A, cevent::Ack_M), r);
+    EXPECT_EQ(r.log, "unblock ");
+    r.log.clear();
+    execute(cache_transition(cstate::S, cevent::Store), r);
+    EXPECT_EQ(r.log, "send Upg ");
+    r.log.clear();
+    execute(cache_transition(cstate::E, cevent::Store), r);
+    EXPECT_EQ(r.log, "hit ");
+    struct only_hits : cache_actions {
+        void hit() {}
+    };
+    EXPECT_THROW(execute(cache_transition(cstate::I, cevent::Load), only_hits{}), std::logic_error);
+}
+
+TEST(ProtocolMarkdown, TheTransactionTableIsPrinted) {
+    const std::string md = transaction_table_markdown();
+    EXPECT_NE(md.find("| Wait_unblock | stall | stall | — | — | Idle |"), std::string::npos) << md;
 }
