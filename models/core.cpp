@@ -134,6 +134,28 @@ void core_params::describe(cfg::struct_schema<core_params>& s) {
     });
 }
 
+namespace {
+core_params with_preset(core_params p, core_type type) {
+    p.apply_preset(type);
+    return p;
+}
+}  // namespace
+
+cycles core::cost(insn_class c) const {
+    switch (c) {
+        case insn_class::alu: return *m_params.alu;
+        case insn_class::branch: return *m_params.branch;
+        case insn_class::hint: return *m_params.hint;
+        case insn_class::store: return buffers_stores() ? *m_params.alu : cycles{0};
+    }
+    return cycles{0};
+}
+
+void core::retire(insn_class c) {
+    if (c == insn_class::store && !buffers_stores()) return;  // the access took its time already
+    work(cost(c));
+}
+
 core::core(const sc_core::sc_module_name& name, std::string id, std::string cluster, unsigned index, core_type type,
            const clock_domain& clock, const core_params& params)
     : sc_module(name),
@@ -142,7 +164,7 @@ core::core(const sc_core::sc_module_name& name, std::string id, std::string clus
       m_index(index),
       m_type(type),
       m_clock(clock),
-      m_params(params),
+      m_params(with_preset(params, type)),
       m_stats(m_id) {
     SC_THREAD(run);
 }

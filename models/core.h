@@ -93,6 +93,13 @@ struct core_params {
 
 enum class wake_reason { event_stream, sev, monitor_cleared, interrupt };
 
+// What a program tells the core it executed, besides memory operations and
+// WFE/SEV: the instruction's class, which the core charges in its own cycles
+// (its cluster's `timing`, the core type's preset unless the config says).
+// A store instruction's own cost is its issue cycle (an ALU cycle) when a
+// store buffer takes it; without one it is the access, already waited for.
+enum class insn_class { alu, branch, hint, store };
+
 class interrupt_alarm;
 
 class core : public sc_core::sc_module, public core_port {
@@ -146,7 +153,8 @@ public:
     // Waits until every load in flight has its data (tickets stay valid).
     void drain_loads();
     // A store; `release` (STLR) first waits for every earlier access. With a
-    // store buffer it is issued and not waited for.
+    // store buffer it is issued and not waited for (the issue cycle is the
+    // store instruction's: retire(insn_class::store)).
     void store(std::uint64_t addr, std::uint64_t value, unsigned size = 8, bool release = false);
     bool buffers_stores() const { return m_params.store_buffer > 0; }
     std::uint64_t load_exclusive(std::uint64_t addr, unsigned size = 8);
@@ -155,6 +163,9 @@ public:
                          std::uint64_t compare = 0);  // returns the old value
     void prefetch_store(std::uint64_t addr);
     void barrier();
+    // An instruction of class `c` executed: the core's time moves on by its cost.
+    void retire(insn_class c);
+    cycles cost(insn_class c) const;
     void work(cycles n);
     void wfe();
     void sev();

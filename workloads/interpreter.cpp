@@ -7,9 +7,9 @@ namespace cohsim {
 using namespace asmx;
 
 interpreter::interpreter(core& c, const program& p, std::uint64_t shared_base, std::uint64_t private_base,
-                         lock_metrics* metrics, mutex_checker* mutex, instruction_costs costs, region_profile* profile)
+                         lock_metrics* metrics, mutex_checker* mutex, region_profile* profile)
     : m_core(c), m_prog(p), m_shared(shared_base), m_private(private_base), m_metrics(metrics), m_mutex(mutex),
-      m_profile(profile), m_costs(costs) {}
+      m_profile(profile) {}
 
 void interpreter::set(int n, std::uint64_t v, bool wide) {
     if (n == zr || n < 0) return;
@@ -96,7 +96,7 @@ void interpreter::run_program() {
         const unsigned bits = i.wide ? 64 : 32;
         const std::uint64_t mask = i.wide ? ~0ULL : 0xffffffffULL;
         switch (i.o) {
-            case op::nop: case op::yield: m_core.work(m_costs.hint); break;
+            case op::nop: case op::yield: m_core.retire(insn_class::hint); break;
             case op::wfe: m_core.wfe(); break;
             case op::sev: m_core.sev(); break;
             case op::sevl: m_core.sevl(); break;
@@ -111,31 +111,19 @@ void interpreter::run_program() {
             case op::endregion:
                 if (m_profile && !m_profile->leave(m_core.local_time())) fault(i, "endregion with no region open");
                 break;
-            case op::mark: {
-                const duration now = m_core.local_time();
-                if (i.mark == mark_kind::lock_begin) {
-                    if (m_metrics) m_metrics->begin(now);
-                } else if (i.mark == mark_kind::lock_acquired) {
-                    if (m_metrics) m_metrics->acquired(now);
-                    if (m_mutex) m_mutex->enter(m_core.id(), now);
-                } else {
-                    if (m_metrics) m_metrics->released(now);
-                    if (m_mutex) m_mutex->leave(m_core.id());
-                }
-                break;
-            }
-            case op::mov: set(i.rd, operand2(i), i.wide), m_core.work(m_costs.alu); break;
-            case op::add: set(i.rd, (reg(i.rn) + operand2(i)) & mask, i.wide), m_core.work(m_costs.alu); break;
-            case op::sub: set(i.rd, (reg(i.rn) - operand2(i)) & mask, i.wide), m_core.work(m_costs.alu); break;
-            case op::and_: set(i.rd, reg(i.rn) & operand2(i) & mask, i.wide), m_core.work(m_costs.alu); break;
-            case op::orr: set(i.rd, (reg(i.rn) | operand2(i)) & mask, i.wide), m_core.work(m_costs.alu); break;
-            case op::eor: set(i.rd, (reg(i.rn) ^ operand2(i)) & mask, i.wide), m_core.work(m_costs.alu); break;
+            case op::mark: lock_mark(i.mark, m_core.id(), m_core.local_time(), m_metrics, m_mutex); break;
+            case op::mov: set(i.rd, operand2(i), i.wide), m_core.retire(insn_class::alu); break;
+            case op::add: set(i.rd, (reg(i.rn) + operand2(i)) & mask, i.wide), m_core.retire(insn_class::alu); break;
+            case op::sub: set(i.rd, (reg(i.rn) - operand2(i)) & mask, i.wide), m_core.retire(insn_class::alu); break;
+            case op::and_: set(i.rd, reg(i.rn) & operand2(i) & mask, i.wide), m_core.retire(insn_class::alu); break;
+            case op::orr: set(i.rd, (reg(i.rn) | operand2(i)) & mask, i.wide), m_core.retire(insn_class::alu); break;
+            case op::eor: set(i.rd, (reg(i.rn) ^ operand2(i)) & mask, i.wide), m_core.retire(insn_class::alu); break;
             case op::lsl: case op::lsr: case op::ror: {
                 const std::uint64_t a = operand2(i) % bits, v = reg(i.rn) & mask;
                 std::uint64_t r = i.o == op::lsl ? v << a : v >> a;
                 if (i.o == op::ror && a) r = (v >> a) | (v << (bits - a));
                 set(i.rd, r & mask, i.wide);
-                m_core.work(m_costs.alu);
+                m_core.retire(insn_class::alu);
                 break;
             }
             case op::cmp: {
@@ -145,37 +133,37 @@ void interpreter::run_program() {
                 m_z = r == 0;
                 m_c = a >= b;
                 m_v = ((a ^ b) & (a ^ r) & sign) != 0;
-                m_core.work(m_costs.alu);
+                m_core.retire(insn_class::alu);
                 break;
             }
             case op::adr: {
                 const auto& syms = m_prog.symbols;
                 auto it = std::find_if(syms.begin(), syms.end(), [&](const data_symbol& s) { return s.name == i.name; });
                 set(i.rd, (it->priv ? m_private : m_shared) + it->offset, true);
-                m_core.work(m_costs.alu);
+                m_core.retire(insn_class::alu);
                 break;
             }
-            case op::b: next = i.target, m_core.work(m_costs.branch); break;
-            case op::bcond: if (holds(i.c)) next = i.target; m_core.work(m_costs.branch); break;
-            case op::cbz: if ((reg(i.rd) & mask) == 0) next = i.target; m_core.work(m_costs.branch); break;
-            case op::cbnz: if ((reg(i.rd) & mask) != 0) next = i.target; m_core.work(m_costs.branch); break;
-            case op::tbz: if (!((reg(i.rd) >> i.imm) & 1)) next = i.target; m_core.work(m_costs.branch); break;
-            case op::tbnz: if ((reg(i.rd) >> i.imm) & 1) next = i.target; m_core.work(m_costs.branch); break;
-            case op::bl: set(30, pc + 1, true), next = i.target, m_core.work(m_costs.branch); break;
-            case op::ret: next = reg(30), m_core.work(m_costs.branch); break;
+            case op::b: next = i.target, m_core.retire(insn_class::branch); break;
+            case op::bcond: if (holds(i.c)) next = i.target; m_core.retire(insn_class::branch); break;
+            case op::cbz: if ((reg(i.rd) & mask) == 0) next = i.target; m_core.retire(insn_class::branch); break;
+            case op::cbnz: if ((reg(i.rd) & mask) != 0) next = i.target; m_core.retire(insn_class::branch); break;
+            case op::tbz: if (!((reg(i.rd) >> i.imm) & 1)) next = i.target; m_core.retire(insn_class::branch); break;
+            case op::tbnz: if ((reg(i.rd) >> i.imm) & 1) next = i.target; m_core.retire(insn_class::branch); break;
+            case op::bl: set(30, pc + 1, true), next = i.target, m_core.retire(insn_class::branch); break;
+            case op::ret: next = reg(30), m_core.retire(insn_class::branch); break;
             case op::ldr:
                 if (i.rd == zr) {
                     m_core.load(address(i), i.size);
                 } else {
                     // Issued, not waited for: the data is needed only when the register is used.
                     m_pending[i.rd] = {static_cast<int>(m_core.load_async(address(i), i.size)), i.wide};
-                    m_core.work(m_costs.alu);
+                    m_core.retire(insn_class::alu);
                 }
                 break;
             case op::ldar: set(i.rd, m_core.load(address(i), i.size), i.wide); break;
             case op::str: case op::stlr:
                 m_core.store(address(i), reg(i.rd), i.size, i.o == op::stlr);
-                if (m_core.buffers_stores()) m_core.work(m_costs.alu);  // the issue cycle; the store goes on alone
+                m_core.retire(insn_class::store);
                 break;
             case op::ldxr: set(i.rd, m_core.load_exclusive(address(i), i.size), i.wide); break;
             case op::stxr: set(i.rs, m_core.store_exclusive(address(i), reg(i.rd), i.size) ? 0 : 1, false); break;
@@ -185,7 +173,7 @@ void interpreter::run_program() {
             case op::ldset: set(i.rd, m_core.atomic(atomic_op::set, address(i), reg(i.rs), i.size), i.wide); break;
             case op::prfm:
                 if (i.rd == 1) m_core.prefetch_store(address(i));
-                else m_core.work(m_costs.hint);
+                else m_core.retire(insn_class::hint);
                 break;
         }
         pc = next;

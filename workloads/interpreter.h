@@ -18,19 +18,12 @@
 
 namespace cohsim {
 
-// Cycles per instruction class, from the cluster's `timing` (its core
-// type's preset unless the config overrides it).
-struct instruction_costs {
-    cycles alu{1}, branch{1}, hint{1};
-};
-
 class interpreter {
 public:
     // `shared_base` and `private_base` are where the program's .shared and
     // .private data live for this core.
     interpreter(core& c, const asmx::program& p, std::uint64_t shared_base, std::uint64_t private_base,
-                lock_metrics* metrics, mutex_checker* mutex, instruction_costs costs = {},
-                region_profile* profile = nullptr);
+                lock_metrics* metrics, mutex_checker* mutex, region_profile* profile = nullptr);
 
     // The core's program: runs until `halt` or for ever.
     void run();
@@ -55,7 +48,6 @@ private:
     lock_metrics* m_metrics;
     mutex_checker* m_mutex;
     region_profile* m_profile;
-    instruction_costs m_costs;
     std::uint64_t m_x[32] = {};
     struct pending {
         int ticket = -1;  // the core's load ticket, -1 = the register holds its value

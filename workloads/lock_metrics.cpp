@@ -16,4 +16,17 @@ void mutex_checker::leave(const std::string& who) {
     --m_inside;
 }
 
+void lock_mark(asmx::mark_kind which, const std::string& core_id, duration now, lock_metrics* metrics,
+               mutex_checker* mutex) {
+    if (which == asmx::mark_kind::lock_begin) {
+        if (metrics) metrics->begin(now);
+    } else if (which == asmx::mark_kind::lock_acquired) {
+        if (metrics) metrics->acquired(now);
+        if (mutex) mutex->enter(core_id, now);
+    } else {
+        if (metrics) metrics->released(now);
+        if (mutex) mutex->leave(core_id);
+    }
+}
+
 }  // namespace cohsim

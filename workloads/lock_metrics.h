@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "sim/observer.h"
+#include "workloads/program.h"
 #include "sim/stats.h"
 #include "sim/units.h"
 
@@ -107,5 +108,10 @@ private:
     std::map<std::string, std::unique_ptr<distribution>> m_regions;
     std::vector<std::pair<std::string, duration>> m_open;
 };
+
+// A program's (or a trace's) `mark` at `now` on core `core_id`: the lock
+// metrics and the mutual-exclusion check (either may be null).
+void lock_mark(asmx::mark_kind which, const std::string& core_id, duration now, lock_metrics* metrics,
+               mutex_checker* mutex);
 
 }  // namespace cohsim

@@ -39,11 +39,8 @@ void workload_params::describe(cfg::struct_schema<workload_params>& s) {
 
 workload_thread::workload_thread(core& c, asmx::program p, mutex_checker& mutex)
     : m_core_id(c.id()), m_program(std::move(p)), m_metrics(c.id()), m_profile(c.id()) {
-    const core_params& t = c.params();
-    // Filled from the core type's preset when the config is loaded (core_params::apply_preset).
-    const instruction_costs costs{t.alu.value(), t.branch.value(), t.hint.value()};
     m_interp = std::make_unique<interpreter>(c, m_program, shared_base, private_base + c.agent() * private_stride,
-                                             &m_metrics, &mutex, costs, &m_profile);
+                                             &m_metrics, &mutex, &m_profile);
     c.set_program([this](core&) { m_interp->run(); });
 }
 

@@ -105,19 +105,7 @@ void replay(core& c, const std::vector<trace_op>& ops, lock_metrics* metrics, mu
             case trace_op::sev: c.sev(); break;
             case trace_op::sevl: c.sevl(); break;
             case trace_op::dmb: c.barrier(); break;
-            case trace_op::mark: {
-                const duration now = c.local_time();
-                if (op.which == asmx::mark_kind::lock_begin) {
-                    if (metrics) metrics->begin(now);
-                } else if (op.which == asmx::mark_kind::lock_acquired) {
-                    if (metrics) metrics->acquired(now);
-                    if (mutex) mutex->enter(c.id(), now);
-                } else {
-                    if (metrics) metrics->released(now);
-                    if (mutex) mutex->leave(c.id());
-                }
-                break;
-            }
+            case trace_op::mark: lock_mark(op.which, c.id(), c.local_time(), metrics, mutex); break;
         }
     }
 }

@@ -218,8 +218,7 @@ TEST(Interpreter, InstructionCostsComeFromTheClusterTiming) {
     core& c = *sys.find_core("little.0");
     duration before, after;
     static std::unique_ptr<interpreter> it;
-    it = std::make_unique<interpreter>(c, prog, shared_base, private_base, nullptr, nullptr,
-                                       instruction_costs{*c.params().alu, *c.params().branch, *c.params().hint});
+    it = std::make_unique<interpreter>(c, prog, shared_base, private_base, nullptr, nullptr);  // the core charges the cycles
     c.set_program([&](core& self) {
         before = self.local_time();
         it->run();

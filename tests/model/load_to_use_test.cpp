@@ -25,7 +25,7 @@ std::map<std::string, summary> profile_of(const std::string& text, const std::ve
     prof = std::make_unique<region_profile>("little.0");
     static std::unique_ptr<interpreter> it;
     core& c = *sys.find_core("little.0");
-    it = std::make_unique<interpreter>(c, prog, shared_base, private_base, nullptr, nullptr, instruction_costs{}, prof.get());
+    it = std::make_unique<interpreter>(c, prog, shared_base, private_base, nullptr, nullptr, prof.get());
     c.set_program([&](core&) { it->run(); });
     run_for_fs(1'000'000'000'000ULL);
     return group_stats(prof->stats()).dists;
