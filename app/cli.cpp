@@ -85,30 +85,7 @@ void add_common(po::options_description& d, std::vector<std::string>& sets) {
         ("help,h", "show this help");
 }
 
-// Separates the optional CONFIG positional from the options.
-struct parsed {
-    po::variables_map vm;
-    std::vector<std::string> positional;
-};
-
-parsed parse(const std::vector<std::string>& args, const po::options_description& d) {
-    parsed p;
-    po::options_description hidden;
-    hidden.add_options()("positional", po::value(&p.positional)->composing());
-    po::options_description all;
-    all.add(d).add(hidden);
-    po::positional_options_description pos;
-    pos.add("positional", -1);
-    try {
-        po::store(po::command_line_parser(args).options(all).positional(pos).run(), p.vm);
-        po::notify(p.vm);
-    } catch (const po::error& e) {
-        throw usage_error(e.what());
-    }
-    return p;
-}
-
-std::string config_arg(const parsed& p, const char* cmd) {
+std::string config_arg(const parsed_args& p, const char* cmd) {
     if (p.positional.size() > 1)
         throw usage_error(std::string("'") + cmd + "' takes at most one CONFIG file, got " +
                           std::to_string(p.positional.size()) + " ('" + p.positional[1] + "' is extra)");
@@ -235,7 +212,7 @@ int cmd_run(const std::vector<std::string>& args) {
         ("explain-count", po::value(&explain_count)->value_name("N"), "how many transactions --explain follows (default 20)")  //
         ("verbose,v", "log details (model set-up, each written file) to stderr")  //
         ("quiet,q", "print nothing but errors (no table, no progress)");
-    const parsed p = parse(args, d);
+    const parsed_args p = parse_args(args, d);
     if (p.vm.count("help")) {
         std::cout << run_help << d << run_examples;
         return exit_ok;
@@ -402,7 +379,7 @@ int cmd_protocol(const std::vector<std::string>& args) {
         ("table", "print the tables (the default)")  //
         ("counts", po::value(&counts_file)->value_name("RESULT_JSON"), "show how often a run executed each cell")  //
         ("help,h", "show this help");
-    const parsed p = parse(args, d);
+    const parsed_args p = parse_args(args, d);
     if (p.vm.count("help")) {
         std::cout << protocol_help;
         return exit_ok;
@@ -441,7 +418,7 @@ int cmd_config(const std::vector<std::string>& args) {
     std::vector<std::string> sets;
     po::options_description d("options");
     add_common(d, sets);
-    const parsed p = parse(args, d);
+    const parsed_args p = parse_args(args, d);
     if (p.vm.count("help")) {
         std::cout << "usage: cohsim config [CONFIG] [--set PATH=VALUE]...\n\n"
                      "Prints the effective config as YAML: CONFIG (or the built-in default) with its\n"
@@ -473,7 +450,7 @@ std::string md_escape(std::string s) {
 int cmd_params(const std::vector<std::string>& args) {
     po::options_description d("options");
     d.add_options()("markdown", "print a Markdown table (as in README.md)")("help,h", "show this help");
-    const parsed p = parse(args, d);
+    const parsed_args p = parse_args(args, d);
     if (p.vm.count("help")) {
         std::cout << "usage: cohsim params [--markdown]\n\n"
                      "Lists every config parameter: its path (<cluster> stands for any cluster name),\n"

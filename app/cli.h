@@ -1,7 +1,7 @@
 // Entry point of the `cohsim` command (see cli.cpp for the exit statuses).
 #pragma once
 
-#include "app/usage_error.h"
+#include "app/options.h"
 
 namespace cohsim {
 int cli_main(int argc, const char* const* argv);

@@ -14,7 +14,7 @@
 #include <regex>
 #include <sstream>
 
-#include "app/usage_error.h"
+#include "app/options.h"
 #include "app/results.h"
 #include "app/spawn.h"
 #include "sim/units.h"
@@ -392,19 +392,9 @@ int cmd_sweep(const std::vector<std::string>& args) {
          "write DIR/sweep.sbatch (a Slurm job array, one task per point) and sweep.json instead of running")  //
         ("merge", po::value(&merge)->value_name("DIR"), "aggregate the finished points of DIR (results.csv, sweep.json)")  //
         ("help,h", "show this help");
-    po::options_description hidden;
-    hidden.add_options()("positional", po::value(&positional)->composing());
-    po::options_description all;
-    all.add(d).add(hidden);
-    po::positional_options_description pos;
-    pos.add("positional", -1);
-    po::variables_map vm;
-    try {
-        po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
-        po::notify(vm);
-    } catch (const po::error& e) {
-        throw usage_error(e.what());
-    }
+    const parsed_args p = parse_args(args, d);
+    const po::variables_map& vm = p.vm;
+    positional = p.positional;
     if (vm.count("help")) {
         std::cout << sweep_help << d << sweep_examples;
         return 0;

@@ -20,7 +20,7 @@
 #include <set>
 #include <sstream>
 
-#include "app/usage_error.h"
+#include "app/options.h"
 #include "sim/config_tree.h"
 #include "app/results.h"
 #include "app/spawn.h"
@@ -188,14 +188,6 @@ std::string num(double v, int digits = 3) {
     os << v;
     return os.str();
 }
-// A time in the largest unit that keeps it >= 1, three significant digits.
-std::string ns_text(double ns) {
-    if (!std::isfinite(ns)) return "-";
-    static const std::pair<double, const char*> units[] = {{1e9, "s"}, {1e6, "ms"}, {1e3, "us"}, {1, "ns"}};
-    for (const auto& [scale, unit] : units)
-        if (ns >= scale || scale == 1) return num(ns / scale, 3) + " " + unit;
-    return "-";
-}
 
 const json* core_of(const json& result, const std::string& id) {
     if (!result.contains("cores")) return nullptr;
@@ -295,9 +287,9 @@ std::vector<check_row> evaluate(const std::vector<calibration_case>& cases, cons
                 }
             } else if (ch.kind == "little_max_wait") {
                 row.check = "little max wait";
-                row.measured = c.runs.empty() ? "-" : ns_text(m_wait_lo * 1e3) + " .. " + ns_text(m_wait_hi * 1e3);
-                row.simulated = ns_text(sim.little_max_wait_ns);
-                row.tolerance = range_text(ns_text);
+                row.measured = c.runs.empty() ? "-" : time_text(m_wait_lo * 1e3) + " .. " + time_text(m_wait_hi * 1e3);
+                row.simulated = time_text(sim.little_max_wait_ns);
+                row.tolerance = range_text(time_text);
                 if (quick) {
                     row.outcome = R::skipped;
                     row.note = "needs the full run";
@@ -418,13 +410,10 @@ int cmd_validate(const std::vector<std::string>& args) {
         ("file", po::value(&cases_file)->default_value(COHSIM_SOURCE_DIR "/configs/calibration/cases.yaml")->value_name("FILE"),
          "the cases file; configs are found beside it")  //
         ("help,h", "show this help");
-    po::variables_map vm;
-    try {
-        po::store(po::command_line_parser(args).options(d).run(), vm);
-        po::notify(vm);
-    } catch (const po::error& e) {
-        throw usage_error(e.what());
-    }
+    const parsed_args p = parse_args(args, d);
+    const po::variables_map& vm = p.vm;
+    if (!p.positional.empty())
+        throw usage_error("validate takes no positional argument, got '" + p.positional[0] + "' (see cohsim validate --help)");
     if (vm.count("help")) {
         std::cout << validate_help << d << validate_examples;
         return 0;

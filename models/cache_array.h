@@ -36,7 +36,6 @@ public:
         m_entries.resize(g.sets() * g.ways);
     }
 
-    const cache_geometry& geometry() const { return m_geo; }
     std::uint64_t line_of(std::uint64_t addr) const { return addr & ~std::uint64_t(m_geo.line_bytes - 1); }
     std::uint64_t set_of(std::uint64_t addr) const { return (addr / m_geo.line_bytes) & (m_geo.sets() - 1); }
 

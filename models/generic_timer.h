@@ -52,7 +52,6 @@ public:
         if (m_params.period) return duration{k * m_params.period->fs};
         return m_counter.time_of(k * period_ticks());
     }
-    const clock_domain& counter_clock() const { return m_counter; }
     const stat_group& stats() const { return m_stats; }
 
 private:

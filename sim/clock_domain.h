@@ -38,9 +38,6 @@ public:
     // The edge `n` cycles after the first edge at or after t.
     duration edge_after(duration t, cycles n) const { return time_of(next_edge_cycle(t) + n.n); }
 
-    // Length of n cycles starting at edge 0 (for reporting, not for scheduling).
-    duration span(cycles n) const { return time_of(n.n); }
-
 private:
     std::uint64_t exact_time_of(std::uint64_t cycle) const;
 

@@ -1,6 +1,8 @@
 #include "sim/units.h"
 
 #include <cctype>
+#include <cmath>
+#include <cstdio>
 #include <sstream>
 #include <limits>
 #include <vector>
@@ -207,6 +209,18 @@ std::string hex(std::uint64_t address) {
     std::ostringstream os;
     os << "0x" << std::hex << address;
     return os.str();
+}
+
+std::string time_text(double ns) {
+    if (!std::isfinite(ns)) return "-";
+    static const std::pair<double, const char*> units[] = {{1e9, "s"}, {1e6, "ms"}, {1e3, "us"}, {1, "ns"}};
+    for (const auto& [scale, unit] : units)
+        if (ns >= scale || scale == 1) {
+            char buf[48];
+            std::snprintf(buf, sizeof buf, "%.3g %s", ns / scale, unit);
+            return buf;
+        }
+    return "-";
 }
 
 }  // namespace cohsim

@@ -63,6 +63,11 @@ std::string to_string(duration d);
 std::string to_string(byte_size s);
 std::string to_string(cycles c);
 
+// A time given in ns, as people read it: the largest unit (s, ms, us, ns)
+// that keeps it at least 1, three significant digits ("15.3 s", "218 ns");
+// "-" when it is not a finite number.
+std::string time_text(double ns);
+
 // An address as text: "0x10000040".
 std::string hex(std::uint64_t address);
 

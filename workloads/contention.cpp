@@ -1,5 +1,7 @@
 #include "workloads/contention.h"
 
+#include "sim/units.h"
+
 #include <algorithm>
 #include <cstdio>
 
@@ -20,15 +22,6 @@ std::string count_text(std::uint64_t n) {
     else if (n >= 1'000'000) std::snprintf(buf, sizeof buf, "%.1fM", n / 1e6);
     else if (n >= 10'000) std::snprintf(buf, sizeof buf, "%.1fk", n / 1e3);
     else std::snprintf(buf, sizeof buf, "%llu", static_cast<unsigned long long>(n));
-    return buf;
-}
-
-std::string duration_text(double ns) {
-    char buf[32];
-    if (ns >= 1e9) std::snprintf(buf, sizeof buf, "%.3g s", ns / 1e9);
-    else if (ns >= 1e6) std::snprintf(buf, sizeof buf, "%.3g ms", ns / 1e6);
-    else if (ns >= 1e3) std::snprintf(buf, sizeof buf, "%.3g us", ns / 1e3);
-    else std::snprintf(buf, sizeof buf, "%.3g ns", ns);
     return buf;
 }
 
@@ -55,7 +48,7 @@ contention judge(const std::vector<contender>& cores, double run_ns) {
         std::snprintf(share, sizeof share, "%.2g", r.share);
         r.reason = c.id + " " + name(r.v) + ": " + count_text(c.acquisitions) + " acquisitions";
         if (&c != &*best) r.reason += " vs " + count_text(best->acquisitions) + " for " + best->id;
-        r.reason += std::string(" (share ") + share + "); longest wait " + duration_text(c.longest_wait_ns);
+        r.reason += std::string(" (share ") + share + "); longest wait " + time_text(c.longest_wait_ns);
         out.cores.push_back(r);
     }
     return out;

@@ -43,6 +43,5 @@ contention judge(const std::vector<contender>& cores, double run_ns);
 
 // "38.4M", "182", "1.23k": counts as people read them.
 std::string count_text(std::uint64_t n);
-std::string duration_text(double ns);
 
 }  // namespace cohsim

@@ -2,6 +2,7 @@
 // right answer is known, and on hand-built edge cases.
 #include <gtest/gtest.h>
 
+#include "sim/units.h"
 #include "workloads/contention.h"
 
 using namespace cohsim;
@@ -45,5 +46,5 @@ TEST(Contention, OneCoreOrNoAcquisitions) {
     EXPECT_EQ(r.cores[0].share, 0.5);
     EXPECT_EQ(count_text(38'371'616), "38.4M");
     EXPECT_EQ(count_text(12'345), "12.3k");
-    EXPECT_EQ(duration_text(15'309'597e3), "15.3 s");
+    EXPECT_EQ(time_text(15'309'597e3), "15.3 s");
 }

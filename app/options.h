@@ -1,0 +1,27 @@
+// The command line of every `cohsim` command: options parsed by
+// Boost.Program_options, positional arguments apart; a bad command line is a
+// usage_error (exit status 2 with a hint to --help).
+#pragma once
+
+#include <boost/program_options.hpp>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace cohsim {
+
+struct usage_error : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+struct parsed_args {
+    boost::program_options::variables_map vm;
+    std::vector<std::string> positional;
+};
+
+// Parses `args` against `options`; the arguments that are no option are
+// collected in `positional`. Throws usage_error.
+parsed_args parse_args(const std::vector<std::string>& args, const boost::program_options::options_description& options);
+
+}  // namespace cohsim
