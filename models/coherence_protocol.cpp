@@ -369,7 +369,8 @@ const home_cell& home_transition(hstate s, hevent e) {
 }
 
 const transaction_cell& transaction_transition(tstate s, tevent e) {
-    return the_transaction_table()[static_cast<std::size_t>(s)][static_cast<std::size_t>(e)];
+    static const transaction_table& t = the_transaction_table();
+    return t[static_cast<std::size_t>(s)][static_cast<std::size_t>(e)];
 }
 
 void cache_actions::cannot(const char* action) {

@@ -67,6 +67,7 @@ struct memory_system::impl {
                 l1s.push_back(std::make_unique<l1_controller>(f, agent++, c, sp.name + "." + std::to_string(i),
                                                               sp.params.l1, sp.params.exclusive));
                 f.l1s.push_back(l1s.back().get());
+                f.states.push_back(&l1s.back()->state());
             }
         }
         f.q = q.get();

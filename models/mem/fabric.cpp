@@ -21,16 +21,15 @@ void fabric::explain(std::uint64_t line, const std::string& text) const {
 
 void fabric::trace_line(std::uint64_t line) const {
     if (!obs.trace || !obs.trace->traces_line(line)) return;
-    for (const l1_port* c : l1s)
-        obs.trace->line_state(line, c->state().core, name(c->state().state_of(line)), kernel::now());
+    for (const l1_cache* c : states) obs.trace->line_state(line, c->core, name(c->state_of(line)), kernel::now());
 }
 
 void fabric::check_line(std::uint64_t line) const {
     trace_line(line);
     if (!checking) return;
     int writers = 0, readers = 0;
-    for (const l1_port* c : l1s) {
-        const cstate st = c->state().state_of(line);
+    for (const l1_cache* c : states) {
+        const cstate st = c->state_of(line);
         writers += can_write(st);
         readers += can_read(st);
     }

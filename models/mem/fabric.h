@@ -56,8 +56,8 @@ public:
     virtual void put_ack(std::uint64_t line) = 0;
     // A far atomic on `line` performs now (at the home); its result reaches the core at `at`.
     virtual void far_result(std::uint64_t line, duration at) = 0;
-    // Another core wrote `addr`: clears this core's reservation on it.
-    virtual void other_wrote(std::uint64_t addr) = 0;
+    // This core's reservation of `line` was cleared (another core wrote it).
+    virtual void reservation_lost(std::uint64_t line) = 0;
 };
 
 // What an L1's controller asks of the home (home.h).
@@ -81,7 +81,8 @@ struct fabric {
     event_queue* q = nullptr;
     delivery* net = nullptr;
     functional_memory* data = nullptr;
-    std::vector<l1_port*> l1s;  // by agent
+    std::vector<l1_port*> l1s;    // by agent
+    std::vector<l1_cache*> states;  // their state, by agent (scanned on every write: no virtual call)
     home_port* point = nullptr;  // the point of serialisation of every line
     transition_counts counts;
     observers obs;

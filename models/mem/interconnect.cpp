@@ -59,22 +59,12 @@ interconnect::interconnect(const interconnect_params& p, unsigned sockets, unsig
     : m_p(p), m_clock("interconnect", p.freq), m_agents(agents), m_ports(sockets) {}
 
 duration interconnect::through(duration t, unsigned socket, channel c, cycles occupancy, cycles latency) {
-    ports& p = m_ports.at(socket);
+    ports& p = m_ports[socket];
     duration& busy = c == channel::request ? p.request : c == channel::snoop ? p.snoop : p.data;
     duration start = m_clock.next_edge(t);
     if (start < busy) start = busy;
     busy = m_clock.edge_after(start, occupancy);
     return m_clock.edge_after(start, latency);
-}
-
-std::uint64_t interconnect::arbitration_key(unsigned agent) const {
-    if (m_p.arbiter == arbitration::round_robin) return (agent + m_agents - m_rr_last - 1) % m_agents;
-    return agent;
-}
-
-bool interconnect::before(unsigned a, duration ta, unsigned b, duration tb) const {
-    if (m_p.arbiter == arbitration::fixed_priority) return a < b;
-    return ta < tb || (ta == tb && arbitration_key(a) < arbitration_key(b));
 }
 
 }  // namespace cohsim

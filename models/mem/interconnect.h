@@ -71,12 +71,18 @@ public:
 
     // Arbitration: requests for one line that arrive at the same time are
     // served in the order of this key (lower first); `served` rotates it.
-    std::uint64_t arbitration_key(unsigned agent) const;
+    std::uint64_t arbitration_key(unsigned agent) const {
+        if (m_p.arbiter == arbitration::round_robin) return (agent + m_agents - m_rr_last - 1) % m_agents;
+        return agent;
+    }
     void served(unsigned agent) {
         if (m_p.arbiter == arbitration::round_robin) m_rr_last = agent;
     }
     // Whether a request from `a` that arrived at `ta` goes before one from `b` at `tb`.
-    bool before(unsigned a, duration ta, unsigned b, duration tb) const;
+    bool before(unsigned a, duration ta, unsigned b, duration tb) const {
+        if (m_p.arbiter == arbitration::fixed_priority) return a < b;
+        return ta < tb || (ta == tb && arbitration_key(a) < arbitration_key(b));
+    }
 
     stat_group& stats() { return m_stats; }
     const stat_group& stats() const { return m_stats; }

@@ -185,18 +185,15 @@ void l1_controller::lose_reservation(std::uint64_t line) {
     if (c.port) c.port->monitor_cleared();
 }
 
-void l1_controller::other_wrote(std::uint64_t addr) {
-    if (m_c.mon.other_write(addr)) lose_reservation(line_of(addr));
-}
-
 // The access performs now in the L1: read or write the functional memory.
 mem_response l1_controller::perform(const op& o, duration done_at) {
     l1_cache& c = m_c;
     functional_memory& mem = *m_f.data;
     const mem_request& r = o.req;
+    // Another core's write clears every other reservation of the granule.
     auto wrote = [&] {
-        for (l1_port* other : m_f.l1s)
-            if (other != this) other->other_wrote(r.addr);
+        for (l1_cache* other : m_f.states)
+            if (other != &c && other->mon.other_write(r.addr)) m_f.l1s[other->agent]->reservation_lost(line_of(r.addr));
     };
     mem_response out;
     out.done = done_at;

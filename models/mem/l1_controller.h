@@ -58,8 +58,7 @@ public:
     // the core at `at`.
     void far_result(std::uint64_t line, duration at) override;
 
-    // Another core wrote `addr`: clears this core's reservation on it.
-    void other_wrote(std::uint64_t addr) override;
+    void reservation_lost(std::uint64_t line) override { lose_reservation(line); }
 
 private:
     using op = l1_cache::op;

@@ -40,7 +40,7 @@ struct mock_l1 : l1_port {
     void exclusive_failed(std::uint64_t) override { got.push_back({"Excl_Fail", kernel::now()}); }
     void put_ack(std::uint64_t) override { got.push_back({"Put_Ack", kernel::now()}); }
     void far_result(std::uint64_t, duration at) override { got.push_back({"far result", at}); }
-    void other_wrote(std::uint64_t) override {}
+    void reservation_lost(std::uint64_t) override {}
 };
 
 struct home_under_test : mem_harness {
@@ -50,6 +50,7 @@ struct home_under_test : mem_harness {
     home h{f, clusters, {-1}, dsus, ic, memory, far};
     home_under_test() {
         f.l1s = {&core0, &core1};
+        f.states = {&core0.c, &core1.c};
         f.point = &h;
         f.checking = false;  // the mock L1s hold no state
     }

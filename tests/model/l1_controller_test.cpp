@@ -39,6 +39,7 @@ struct l1_under_test : mem_harness {
     explicit l1_under_test(l1_params p = hit3(), exclusive_params ex = {})
         : l1(f, 0, 0, "c.0", p, ex) {
         f.l1s = {&l1};
+        f.states = {&l1.state()};
         f.point = &home;
     }
     static l1_params hit3() {
