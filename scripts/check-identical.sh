@@ -7,7 +7,7 @@
 # scenario's --trace timeline and --explain story.
 #
 #   scripts/check-identical.sh [--base REF] [--duration TIME] [--ignore-events]
-#                              [--base-bin FILE] [--new-bin FILE]
+#                              [--ignore-key NAME]... [--base-bin FILE] [--new-bin FILE]
 #
 # --base REF      the commit to compare against (default HEAD): built once, in
 #                 build-identical/REF-SHA (a git worktree), and reused
@@ -16,6 +16,7 @@
 # --base-bin FILE a cohsim already built from the base (skips building REF)
 # --duration TIME simulated time of each run (default 5ms)
 # --ignore-events also ignore the kernel's event count (a speed-up changes it)
+# --ignore-key N  also ignore every JSON key N (a counter the change adds)
 #
 # Exit status 0 when every run matches, 1 when one differs (its diff is
 # printed), 2 on a usage error.
@@ -27,6 +28,7 @@ duration=5ms
 base_bin=""
 new_bin=""
 ignore_events=0
+ignore_keys=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --base) base=$2; shift 2 ;;
@@ -34,7 +36,8 @@ while [ $# -gt 0 ]; do
     --base-bin) base_bin=$2; shift 2 ;;
     --new-bin) new_bin=$2; shift 2 ;;
     --ignore-events) ignore_events=1; shift ;;
-    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --ignore-key) ignore_keys="$ignore_keys $2"; shift 2 ;;
+    -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "check-identical: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -100,9 +103,9 @@ run_one() {  # bin tag config
   out="$work/$2/$(basename "$3" .yaml)"
   mkdir -p "$out"
   "$1" run "$3" --duration "$duration" --out "$out" -q > "$out/stdout" 2> "$out/stderr" || echo "exit status $?" >> "$out/stderr"
-  python3 - "$out" "$ignore_events" <<'PY'
+  python3 - "$out" "$ignore_events" $ignore_keys <<'PY'
 import json, sys, os
-out, ignore_events = sys.argv[1], sys.argv[2] == "1"
+out, ignore_events, ignore_keys = sys.argv[1], sys.argv[2] == "1", set(sys.argv[3:])
 p = os.path.join(out, "result.json")
 if os.path.exists(p):
     j = json.load(open(p))
@@ -111,6 +114,8 @@ if os.path.exists(p):
             o.pop("host_seconds", None)
             if ignore_events:
                 o.pop("events", None)
+            for k in ignore_keys:
+                o.pop(k, None)
             for v in o.values():
                 strip(v)
         elif isinstance(o, list):

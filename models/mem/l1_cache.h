@@ -5,7 +5,9 @@
 // Modelled: set-associative, LRU, 64-byte lines; a hit costs
 // `l1.hit_latency` core cycles; an evicted line waits in a writeback buffer
 // until its Put is acknowledged, so the new line can be filled at once; at
-// most one access in flight per line, at most `max_outstanding` lines.
+// most one access in flight per line, at most `max_outstanding` lines. A
+// miss whose set has no way to give up (every way waits for its own miss)
+// waits until one of them completes, then starts again (way_stalls).
 // Not modelled: data values (the functional memory holds them), ECC,
 // prefetchers, banking, the fill buffer's own capacity.
 // The coherence controller that drives this state through the protocol
@@ -73,6 +75,7 @@ public:
         mem_request req;
         cevent ev = cevent::Load;
         std::function<void(const mem_response&)> done;
+        bool waiting_for_way = false;  // its set had no way to give up (every one in transition)
         bool missed = false;       // for the trace: it went to the home
         std::string what;          // its request and line
         std::uint64_t flow = 0;    // its request's flow arrow
@@ -104,6 +107,10 @@ public:
     counter cas_fail{stats, "cas_fail", "LSE compare-and-swaps that found another value"};
     counter reservation_losses{stats, "reservation_losses", "reservations cleared by another observer or eviction"};
     counter held_snoops{stats, "held_snoops", "snoops delayed by the exclusive hold window"};
+    counter way_stalls{stats, "way_stalls",
+                       "misses that waited for a way: every way of their set was waiting for its own miss"};
+    // Accesses waiting for a way, in the order they stalled.
+    std::vector<op*> way_waiters;
 
     l1_cache(unsigned a, unsigned c, const std::string& name, const l1_params& l1, const exclusive_params& excl)
         : core(name), agent(a), cluster(c),

@@ -90,6 +90,17 @@ void l1_controller::start(op& o, duration now) {
     l1_cache& c = m_c;
     const std::uint64_t line = line_of(o.req.addr);
     cstate st = c.state_of(line);
+    if (st == cstate::I && !c.array.find(line) && !c.array.victim(line, [](const auto& e) { return is_stable(e.payload.st); })) {
+        // Every way of the set waits for its own miss: wait for one to complete.
+        if (!o.waiting_for_way) {
+            o.waiting_for_way = true;
+            ++c.way_stalls;
+            m_f.explain(line, c.core + " " + op_name(o.req) + ": every way of its set is in transition: waits for one");
+        }
+        c.way_waiters.push_back(&o);
+        return;
+    }
+    o.waiting_for_way = false;
     const cevent ev = event_in(o, st);
     const cache_cell& cell = m_f.cache_cell(st, ev);
     const duration lookup = m_f.net->in_cluster(c.cluster, now, c.p.hit_latency);
@@ -307,6 +318,7 @@ void l1_controller::snoop_now(protocol::snoop s, std::uint64_t line) {
         }
     };
     execute(cell, snooped{{}, *this, line});
+    retry_way_waiters();  // a way may have been freed
 }
 
 void l1_controller::grant(protocol::grant g, std::uint64_t line) {
@@ -366,6 +378,7 @@ void l1_controller::grant(protocol::grant g, std::uint64_t line) {
         }
     };
     execute(again, replayed{{}, *this, o, e->payload, again, line, was_explaining});
+    retry_way_waiters();  // the line is stable: its way may be given up
 }
 
 void l1_controller::exclusive_failed(std::uint64_t line) {
@@ -386,6 +399,14 @@ void l1_controller::exclusive_failed(std::uint64_t line) {
         o.flow = 0;
     }
     finish(o, mem_response{0, false, kernel::now()});
+    retry_way_waiters();  // the line's way is free
+}
+
+void l1_controller::retry_way_waiters() {
+    if (m_c.way_waiters.empty()) return;
+    std::vector<op*> waiting;
+    waiting.swap(m_c.way_waiters);
+    for (op* o : waiting) start(*o, kernel::now());
 }
 
 void l1_controller::put_ack(std::uint64_t line) {

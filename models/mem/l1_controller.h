@@ -21,9 +21,10 @@
 //   - LSE atomics near (a Store event: the line is taken unique) or far (sent
 //     to the home, which performs them; the L1 keeps what it holds until
 //     snooped).
-// Not modelled: the L1's queueing beyond one access per line, replays of
-// accesses to a set whose ways are all in transition (the run stops with a
-// protocol error), ECC.
+//   - a miss whose set has no way to give up (every way waits for its own
+//     miss) waits until a grant, an Excl_Fail or a snoop changes one of
+//     them, and then starts again (its lookup again from that moment).
+// Not modelled: the L1's queueing beyond one access per line, ECC.
 // Timing: see delivery.h for each hop; the L1 itself adds only its lookup.
 #pragma once
 
@@ -65,6 +66,8 @@ private:
     // The core's access as a cache event in state `st`.
     static protocol::cevent event_in(const op& o, protocol::cstate st);
     void start(op& o, duration now);
+    // Starts again the accesses that waited for a way.
+    void retry_way_waiters();
     void finish(op& o, const mem_response& resp);
     cache_array<l1_line>::entry& fill_way(std::uint64_t line, duration now);
     void lose_reservation(std::uint64_t line);

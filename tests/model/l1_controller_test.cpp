@@ -176,3 +176,32 @@ TEST(L1Controller, AStoreExclusiveWithoutAReservationFailsAfterTheLookup) {
     EXPECT_EQ(t.data.read(A, 8), 0u);  // nothing written
     EXPECT_TRUE(t.home.got.empty());
 }
+
+TEST(L1Controller, AMissWhoseSetIsAllInTransitionWaitsForAWay) {
+    l1_params p = l1_under_test::hit3();
+    p.size = byte_size{1024};
+    p.ways = 1;  // direct-mapped: A and A + 1 KiB share the one way of their set
+    l1_under_test t(p);
+    mem_response first, second;
+    duration first_done{~0ULL}, second_done{~0ULL};
+    t.access(load(A), first, first_done);          // miss: the way goes to A (IS_D), GetS at 5 ns
+    t.access(load(A + 1024), second, second_done);  // no way to give up: it waits
+    EXPECT_EQ(t.l1.state().way_stalls.value(), 1u);
+    t.q.at(at_ns(20), 0, [&] { t.l1.grant(protocol::grant::Data_E, A); });
+    t.run_until(40);
+    // At 20 ns A is E and completes; the waiting load starts again: A is
+    // evicted at once (PutE at the SCU 2 cycles later, 22 ns) and, after the
+    // 3-cycle lookup, GetS for A + 1 KiB reaches the SCU at 25 ns.
+    EXPECT_EQ(first_done.fs, 20 * ns);
+    ASSERT_EQ(t.home.got.size(), 4u);
+    EXPECT_EQ(t.home.got[0].what, "GetS");
+    EXPECT_EQ(t.home.got[0].at.fs, 5 * ns);
+    EXPECT_EQ(t.home.got[1].what, "unblock");
+    EXPECT_EQ(t.home.got[2].what, "PutE");
+    EXPECT_EQ(t.home.got[2].at.fs, 22 * ns);
+    EXPECT_EQ(t.home.got[3].what, "GetS");
+    EXPECT_EQ(t.home.got[3].at.fs, 25 * ns);
+    EXPECT_EQ(t.l1.state().state_of(A + 1024), cstate::IS_D);
+    EXPECT_EQ(second_done.fs, ~0ULL);  // still waiting for its data
+    EXPECT_EQ(t.l1.state().way_stalls.value(), 1u);  // counted once
+}
