@@ -19,13 +19,9 @@
 
 #include <systemc>
 
-#include <array>
 #include <cstdint>
-#include <deque>
 #include <functional>
-#include <map>
 #include <memory>
-#include <unordered_map>
 #include <vector>
 
 #include "models/coherence_protocol.h"

@@ -84,10 +84,15 @@ public:
         return ta < tb || (ta == tb && arbitration_key(a) < arbitration_key(b));
     }
 
+    // The interconnect's group; DRAM, the home's far atomics and the socket
+    // link add their counters to it.
     stat_group& stats() { return m_stats; }
     const stat_group& stats() const { return m_stats; }
 
+private:
     stat_group m_stats{"interconnect"};
+
+public:
     counter requests{m_stats, "requests", "requests that reached the interconnect"};
     counter requests_gets{m_stats, "requests_gets", "ReadShared requests (GetS) at the interconnect"};
     counter requests_getm{m_stats, "requests_getm", "ReadUnique requests (GetM) at the interconnect"};
