@@ -158,11 +158,9 @@ void home::process(line_record& h, const request_msg& m) {
         const std::size_t n = m_clusters.size();
         tx.cluster_left.assign(n, 0);
         tx.cluster_ready.assign(n, duration{});
-        std::vector<bool> snooped(n, false);
-        for (int a : t) ++tx.cluster_left[cluster_of(a)], snooped[cluster_of(a)] = true;
-        if (!m_ic.params().snoop_filter)
-            for (unsigned j = 0; j < n; ++j)
-                if (j != k || m.far) snooped[j] = true;
+        std::vector<bool> holders(n, false);
+        for (int a : t) ++tx.cluster_left[cluster_of(a)], holders[cluster_of(a)] = true;
+        const std::vector<bool> snooped = m_ic.clusters_to_snoop(std::move(holders), k, m.far);
         if (cell.mem_read) tx.ready = memory_data(line, k, now);
         for (unsigned j = 0; j < n; ++j) {
             if (!snooped[j]) continue;

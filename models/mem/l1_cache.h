@@ -11,7 +11,7 @@
 // Not modelled: data values (the functional memory holds them), ECC,
 // prefetchers, banking, the fill buffer's own capacity.
 // The coherence controller that drives this state through the protocol
-// tables is the memory system's (memory_system.cpp).
+// tables is l1_controller.h.
 #pragma once
 
 #include <cstdint>

@@ -100,6 +100,17 @@ TEST(Interconnect, ArbitrationOrdersSimultaneousRequests) {
     EXPECT_TRUE(rr.before(0, at_ns(2), 1, at_ns(2)));
 }
 
+TEST(Interconnect, ASnoopFilterSnoopsOnlyTheHoldersBroadcastEveryOtherCluster) {
+    interconnect_params p = ic_params(500);
+    const std::vector<bool> holders = {false, false, true, false};  // cluster 2 holds the line
+    p.snoop_filter = true;
+    EXPECT_EQ(interconnect(p, 1, 4).clusters_to_snoop(holders, 0, false), holders);
+    p.snoop_filter = false;
+    EXPECT_EQ(interconnect(p, 1, 4).clusters_to_snoop(holders, 0, false), (std::vector<bool>{false, true, true, true}));
+    // A far atomic snoops the requester's own cluster too.
+    EXPECT_EQ(interconnect(p, 1, 4).clusters_to_snoop(holders, 0, true), (std::vector<bool>{true, true, true, true}));
+}
+
 TEST(Cluster, HopsAreInTheClustersOwnCycles) {
     const clock_domain clk("c", frequency{300'000'000});  // edges at 0, 3.333333 ns, 6.666666 ns, 10 ns
     scu_params scu;
