@@ -16,14 +16,14 @@ home::home(fabric& f, const std::vector<std::unique_ptr<cluster>>& clusters, std
     : m_f(f), m_clusters(clusters), m_dsu_of(std::move(dsu_of)), m_dsus(dsus), m_ic(ic), m_memory(memory),
       m_far_atomics(far_atomics) {}
 
-unsigned home::cluster_of(int agent) const { return m_f.l1s[static_cast<unsigned>(agent)]->state().cluster; }
+unsigned home::cluster_of(int agent) const { return m_f.states[static_cast<unsigned>(agent)]->cluster; }
 
 // The home serves a request for a line (one cell of its table): counted, and explained.
 void home::served(std::uint64_t line, hstate before, hevent ev, const home_cell& cell, const request_msg& m) {
     ++m_f.counts.home[static_cast<std::size_t>(before)][static_cast<std::size_t>(ev)];
     if (!m_f.explaining(line)) return;
     m_f.obs.explain->served();
-    const l1_cache& c = m_f.l1s[m.agent]->state();
+    const l1_cache& c = *m_f.states[m.agent];
     m_f.explain(line, std::string("home (") + (m.at_ic ? "interconnect" : c.core.substr(0, c.core.find('.')) + " SCU") +
                           ") in " + name(before) + " serves " + name(ev) + " from " + c.core + ": " + cell_text(cell));
 }
