@@ -15,6 +15,10 @@ void run_params::describe(cfg::struct_schema<run_params>& s) {
             "(a starved core's accesses complete; it is reported, not stopped)")
         .def(duration{10'000'000'000'000ULL})
         .range(duration{1'000'000'000}, duration{3600 * fs_per_second});
+    s.param("exact", &run_params::exact,
+            "true: no acceleration (every time its own kernel activation, every core waits in the kernel): the "
+            "reference timing, slower; results are byte-identical either way")
+        .def(false);
 }
 
 void cluster_params::describe(cfg::struct_schema<cluster_params>& s) {

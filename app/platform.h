@@ -20,6 +20,7 @@ struct run_params {
     duration length;
     std::uint64_t seed = 1;
     duration deadlock_after;
+    bool exact = false;  // no acceleration: the reference timing
     static void describe(cfg::struct_schema<run_params>& s);
 };
 

@@ -7,9 +7,9 @@
 
 namespace cohsim {
 
-
 system_model::system_model(const platform_config& cfg, const std::string& config_dir) : m_cfg(cfg) {
     kernel::init();
+    kernel::set_exact(cfg.run.exact);
     m_timer = std::make_unique<generic_timer>("timer", m_cfg.timer);
     std::vector<memory_system::cluster_spec> specs;
     std::vector<memory_system::dsu_spec> dsu_specs;

@@ -165,6 +165,7 @@ core::core(const sc_core::sc_module_name& name, std::string id, std::string clus
       m_type(type),
       m_clock(clock),
       m_params(with_preset(params, type)),
+      m_queue(kernel::queue()),
       m_stats(m_id) {
     SC_THREAD(run);
 }
@@ -220,9 +221,16 @@ void core::take_due_interrupts() {
 void core::sync() {
     take_due_interrupts();
     if (m_ahead.fs == 0) return;
-    const duration d = m_ahead;
+    const duration t = local_time();
     m_ahead = {};
-    wait(kernel::to_sc(d));
+    // Run ahead: nothing else happens before t, so no wait could be seen.
+    if (t < kernel::horizon()) return kernel::advance_to(t);
+    sleep_until(t);
+}
+
+void core::sleep_until(duration t) {
+    m_queue.at(t, rank(phase::core, m_agent), [this] { m_resume.notify(); });
+    wait(m_resume);
     kernel::count_event();
 }
 
@@ -437,9 +445,8 @@ void core::signal_event(wake_reason why) {
         case wake_reason::interrupt: ++m_wake_interrupt, m_wake_why = "interrupt"; break;
     }
     m_wake_pending = true;
-    const duration t = kernel::now();
-    const duration at = m_clock.edge_after(t, m_params.wfe_wake_latency);
-    m_wake.notify(kernel::to_sc({at.fs - t.fs}));
+    const duration at = m_clock.edge_after(kernel::now(), m_params.wfe_wake_latency);
+    m_queue.at(at, rank(phase::core, m_agent), [this] { m_wake.notify(); });
 }
 
 duration core::time_asleep() const {
@@ -449,13 +456,15 @@ duration core::time_asleep() const {
 }
 
 interrupt_alarm::interrupt_alarm(const sc_core::sc_module_name& name, std::vector<core*> cores)
-    : sc_module(name), m_cores(std::move(cores)) {
-    SC_METHOD(fire);  // runs once at time 0 to arm, then at each armed time
-    sensitive << m_event;
+    : sc_module(name), m_cores(std::move(cores)), m_queue(kernel::queue()) {}
+
+void interrupt_alarm::start_of_simulation() {
+    duration first{~std::uint64_t{0}};
+    for (core* c : m_cores) first = std::min(first, c->next_interrupt());
+    arrival_changed(first);
 }
 
 void interrupt_alarm::fire() {
-    kernel::count_event();
     const duration now = kernel::now();
     duration next{~std::uint64_t{0}};
     for (core* c : m_cores) {
@@ -473,7 +482,10 @@ void interrupt_alarm::fire() {
 void interrupt_alarm::arrival_changed(duration t) {
     if (!(t < m_armed) || t.fs == ~std::uint64_t{0}) return;  // nothing earlier, or nothing to come
     m_armed = t;
-    m_event.notify(kernel::to_sc({t.fs - kernel::now().fs}));
+    // An earlier arrival supersedes the one armed before: that one's action is stale.
+    m_queue.at(t, rank(phase::system, 1), [this, gen = ++m_generation] {
+        if (gen == m_generation) fire();
+    });
 }
 
 }  // namespace cohsim

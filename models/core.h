@@ -56,6 +56,7 @@
 
 #include "models/memory_system.h"
 #include "sim/clock_domain.h"
+#include "sim/event_queue.h"
 #include "sim/observer.h"
 #include "sim/random.h"
 #include "sim/schema.h"
@@ -181,7 +182,11 @@ public:
 private:
     random_stream m_random;
     void run();
+    // Catches the simulation up to the core's local time: runs ahead when
+    // nothing else happens before it (kernel::horizon()), else waits.
     void sync();
+    // Waits (a kernel activation) until the model's time is `t`.
+    void sleep_until(duration t);
     void take_due_interrupts();
     mem_response access(const mem_request& r);
 
@@ -197,7 +202,9 @@ private:
     const std::vector<core*>* m_all = nullptr;
     duration m_ahead;  // local time minus simulated time
     static constexpr std::uint64_t max_ahead_fs = 1'000'000'000;  // 1 us
+    event_queue& m_queue;
     sc_core::sc_event m_mem_done;
+    sc_core::sc_event m_resume;  // sleep_until's time has come
     const char* m_wake_why = "interrupt";  // the last wake-up's reason, for the trace
     // Loads issued with load_async, by ticket.
     struct pending_load {
@@ -269,9 +276,11 @@ public:
     void arrival_changed(duration t);
 
 private:
+    void start_of_simulation() override;
     void fire();
     std::vector<core*> m_cores;
-    sc_core::sc_event m_event;
+    event_queue& m_queue;
+    std::uint64_t m_generation = 0;
     duration m_armed{~std::uint64_t{0}};
 };
 

@@ -32,9 +32,7 @@ void generic_timer_params::describe(cfg::struct_schema<generic_timer_params>& s)
 
 generic_timer::generic_timer(const sc_core::sc_module_name& name, const generic_timer_params& params)
     : sc_module(name), m_params(params), m_counter("counter", params.freq) {
-    SC_METHOD(tick);
-    sensitive << m_event;
-    dont_initialize();
+    kernel::queue();  // created now, while elaborating
 }
 
 void generic_timer::start_of_simulation() {
@@ -42,12 +40,10 @@ void generic_timer::start_of_simulation() {
 }
 
 void generic_timer::schedule_next() {
-    const duration now = kernel::now();
-    m_event.notify(kernel::to_sc({event_time(m_next).fs - now.fs}));
+    kernel::queue().at(event_time(m_next), rank(phase::system, 0), [this] { tick(); });
 }
 
 void generic_timer::tick() {
-    kernel::count_event();
     ++m_ticks;
     if (m_obs.trace) m_obs.trace->instant(timeline_observer::group::system, "event stream", "event-stream tick", kernel::now());
     for (core* c : m_cores) c->signal_event(wake_reason::event_stream);

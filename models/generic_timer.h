@@ -9,7 +9,8 @@
 // The period can also be set directly (`timer.period`), for what-if runs.
 // Not modelled: EVNTDIR (1->0 trigger: same period, shifted by half), EVNTIS
 // scaling, the timer's compare/interrupt registers.
-// Cost: one simulation event per stream tick, however many cores listen.
+// Cost: one action of the model's event queue per stream tick, however many
+// cores listen.
 #pragma once
 
 #include <systemc>
@@ -19,6 +20,7 @@
 #include <vector>
 
 #include "sim/clock_domain.h"
+#include "sim/event_queue.h"
 #include "sim/observer.h"
 #include "sim/schema.h"
 #include "sim/stats.h"
@@ -63,7 +65,6 @@ private:
     clock_domain m_counter;
     std::vector<core*> m_cores;
     std::uint64_t m_next = 1;
-    sc_core::sc_event m_event;
     observers m_obs;
 
     stat_group m_stats{"timer"};

@@ -46,7 +46,7 @@ struct memory_system::impl {
     functional_memory data;
     std::vector<std::unique_ptr<l1_controller>> l1s;
     home point;
-    std::unique_ptr<event_queue> q;
+    event_queue* q = &kernel::queue();
 
     impl(const std::vector<cluster_spec>& specs, const interconnect_params& icp, const memory_params& memp,
          const std::vector<dsu_spec>& dsu_specs)
@@ -55,7 +55,6 @@ struct memory_system::impl {
           link(icp.link_latency, icp.link_bytes_per_second, ic.stats()),
           net(clusters, socket_of(specs), ic, link),
           point(f, clusters, dsu_of(specs), dsus, ic, memory, far_atomics) {
-        q = std::make_unique<event_queue>("queue");
         for (const auto& d : dsu_specs)
             dsus.push_back(std::make_unique<dsu>(d.name, *d.clock, d.l3, static_cast<std::uint32_t>(line_bytes)));
         unsigned agent = 0;
@@ -70,7 +69,7 @@ struct memory_system::impl {
                 f.states.push_back(&l1s.back()->state());
             }
         }
-        f.q = q.get();
+        f.q = q;
         f.net = &net;
         f.data = &data;
         f.point = &point;

@@ -114,6 +114,7 @@ if os.path.exists(p):
             o.pop("host_seconds", None)
             if ignore_events:
                 o.pop("events", None)
+                o.pop("sim_events", None)
             for k in ignore_keys:
                 o.pop(k, None)
             for v in o.values():

@@ -1,8 +1,15 @@
-// A timed queue of actions run by one SC_METHOD: one SystemC event per
-// distinct time at which something happens, however many messages fall due
-// then. Actions due at the same time run in the order of their `rank` (the
-// caller's deterministic tie-break, e.g. message class then agent), then of
-// scheduling, so the outcome never depends on the host's process order.
+// A timed queue of actions run by one SC_METHOD: the model's scheduler.
+// Everything timed in a cohsim system goes through it (messages, core
+// wake-ups, the timer's event stream, interrupts), so the order of things
+// that happen at one time is the model's, never the SystemC kernel's: actions
+// due at the same time run in the order of their `rank` (a phase, then a key
+// such as an agent), then of scheduling. A thread that an action wakes runs
+// after every action of that time.
+//
+// One activation runs every action due at its time and then, while nothing
+// else is pending (kernel::horizon()) and no thread was woken, the actions of
+// the next times too: they could not have run otherwise. With
+// kernel::exact(true), one activation per time.
 #pragma once
 
 #include <systemc>
@@ -15,6 +22,12 @@
 #include "sim/units.h"
 
 namespace cohsim {
+
+// Same-time order of actions: finish things first (responses), then snoops,
+// then new requests, then the system's own (timer, interrupts), then core
+// wake-ups; within a phase by the key (an agent or a cluster).
+enum class phase : std::uint64_t { response = 0, snoop = 1, request = 2, system = 3, core = 4 };
+constexpr std::uint64_t rank(phase p, std::uint64_t key) { return (static_cast<std::uint64_t>(p) << 40) | key; }
 
 class event_queue : public sc_core::sc_module {
 public:
@@ -45,6 +58,12 @@ private:
     sc_core::sc_event m_event;
     std::uint64_t m_seq = 0;
     std::uint64_t m_armed_fs = ~std::uint64_t{0};
+    bool m_firing = false;  // in fire(): actions' at() calls do not arm
 };
+
+namespace kernel {
+// The process's scheduler, created on first use (during elaboration).
+event_queue& queue();
+}  // namespace kernel
 
 }  // namespace cohsim

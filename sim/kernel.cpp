@@ -1,15 +1,46 @@
 #include "sim/kernel.h"
 
+#include <algorithm>
+#include <stdexcept>
+
 namespace cohsim::kernel {
+namespace detail {
+std::uint64_t model_now_fs = 0;
+}
 namespace {
 std::uint64_t g_events = 0;
-}
+bool g_exact = false;
+std::uint64_t g_run_end_fs = 0;  // the end of the current sc_start (0: none yet: no running ahead)
+}  // namespace
 
 void init() {
     static bool done = false;
     if (done) return;
     done = true;
     sc_core::sc_set_time_resolution(1, sc_core::SC_FS);
+}
+
+void advance_to(duration t) {
+    if (t.fs < now().fs) throw std::logic_error("kernel: the model's clock cannot go back");
+    detail::model_now_fs = t.fs;
+}
+
+duration horizon() {
+    const duration n = now();
+    if (g_exact) return n;
+    const std::uint64_t sc = sc_core::sc_time_stamp().value();
+    const std::uint64_t to_next = sc_core::sc_time_to_pending_activity().value();  // 0: another process is runnable
+    const std::uint64_t next = to_next > ~std::uint64_t{0} - sc ? ~std::uint64_t{0} : sc + to_next;
+    return {std::max(n.fs, std::min(next, g_run_end_fs))};
+}
+
+void set_exact(bool on) { g_exact = on; }
+bool exact() { return g_exact; }
+
+void run(duration d) {
+    const std::uint64_t sc = sc_core::sc_time_stamp().value();
+    g_run_end_fs = sc + d.fs;
+    sc_core::sc_start(to_sc(d));
 }
 
 void count_event() { ++g_events; }

@@ -1,6 +1,19 @@
 // The thin layer between cohsim and the SystemC kernel: time resolution,
-// time conversion, and the count of simulation events (process activations of
-// cohsim's models), which is what the benchmarks and `sim_events` report.
+// time conversion, the model's clock, how far a process may run ahead, and
+// the count of simulation events (process activations of cohsim's models),
+// which is what the benchmarks and `sim_events` report.
+//
+// The model's clock (`now()`) is not always SystemC's. Two accelerations let
+// it run ahead of SystemC's time without a kernel activation, where nothing
+// could tell the difference (see event_queue.h and core.h):
+//   - the event queue runs the actions of several times in one activation,
+//     while nothing else is pending before them;
+//   - a core that computes, or hits in its L1, moves its time on without a
+//     wait while nothing else is pending before its new time.
+// Everything the models schedule goes to an event queue at an absolute time,
+// so SystemC's time lagging behind the model's is never seen. `exact` turns
+// both accelerations off: every time then has its own activation and every
+// core waits in the kernel (the reference the accelerated run must equal).
 #pragma once
 
 #include <systemc>
@@ -15,7 +28,28 @@ namespace cohsim::kernel {
 void init();
 
 inline sc_core::sc_time to_sc(duration d) { return sc_core::sc_time::from_value(d.fs); }
-inline duration now() { return {sc_core::sc_time_stamp().value()}; }
+
+namespace detail {
+extern std::uint64_t model_now_fs;
+}
+// The model's clock: SystemC's time, or later while a process runs ahead.
+inline duration now() {
+    const std::uint64_t sc = sc_core::sc_time_stamp().value();
+    return {detail::model_now_fs > sc ? detail::model_now_fs : sc};
+}
+// The model's clock moves on to `t` (not earlier than now()).
+void advance_to(duration t);
+
+// The earliest time at which anything may happen besides the caller: SystemC
+// activity pending (now, if another process is runnable), or the end of the
+// current run. The caller may run ahead to any time strictly before it.
+// With exact(true), now(): no running ahead.
+duration horizon();
+void set_exact(bool on);
+bool exact();
+
+// Runs the simulation for `d` (sc_start), so that nothing runs ahead past its end.
+void run(duration d);
 
 // Every SC_METHOD/SC_THREAD activation of a cohsim model calls this once.
 void count_event();

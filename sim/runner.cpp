@@ -26,7 +26,7 @@ run_outcome run_for(duration length, const std::function<void(duration, double)>
         const std::uint64_t now_fs = kernel::now().fs;
         const std::uint64_t step = std::min<std::uint64_t>(end_fs - now_fs, std::max<std::uint64_t>(1, static_cast<std::uint64_t>(slice_fs)));
         const auto s0 = clock::now();
-        sc_core::sc_start(kernel::to_sc({step}));
+        kernel::run({step});
         const double dt = std::chrono::duration<double>(clock::now() - s0).count();
         slice_fs *= std::clamp(0.1 / std::max(dt, 1e-6), 0.5, 4.0);
         if (progress) progress({kernel::now().fs - start.fs}, std::chrono::duration<double>(clock::now() - t0).count());

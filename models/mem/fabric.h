@@ -20,10 +20,7 @@ class delivery;
 class functional_memory;
 class l1_cache;
 
-// Same-time ordering of messages: finish things first, then snoops, then
-// new requests; within a class, by the key (an agent or a cluster).
-enum class phase : std::uint64_t { response = 0, snoop = 1, request = 2 };
-constexpr std::uint64_t rank(phase p, std::uint64_t key) { return (static_cast<std::uint64_t>(p) << 40) | key; }
+// Same-time ordering of messages: sim/event_queue.h's `phase` and `rank`.
 
 // How often each protocol-table cell was executed: cache controllers (all
 // L1s together) and the home.

@@ -25,7 +25,7 @@ platform_config make(std::vector<std::string> sets) {
     return load_platform("", o);
 }
 
-void run_until(std::uint64_t fs) { sc_core::sc_start(kernel::to_sc({fs - kernel::now().fs})); }
+void run_until(std::uint64_t fs) { kernel::run({fs - kernel::now().fs}); }
 
 }  // namespace
 

@@ -31,7 +31,7 @@ TEST(Log, EveryLineCarriesSimulatedTime) {
     kernel::init();
     auto& os = capture();
     idle m("idle");
-    sc_core::sc_start(kernel::to_sc(duration{266'671'875'000ULL}));
+    kernel::run(duration{266'671'875'000ULL});
     spdlog::info("hello");
     EXPECT_NE(os.str().find("[      266671.875000 ns] [info] hello"), std::string::npos) << os.str();
 }

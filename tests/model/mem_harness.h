@@ -28,7 +28,7 @@ struct mem_harness {
     mem_harness() : mem_harness(init_kernel()) {}
 
     fabric f;
-    event_queue q{"queue"};
+    event_queue& q = kernel::queue();
     clock_domain clk{"c", frequency{1'000'000'000}};
     std::vector<std::unique_ptr<cluster>> clusters;
     stat_group ic_stats{"interconnect"};
@@ -56,7 +56,7 @@ struct mem_harness {
 
     // Runs the simulation until simulated time `t_ns`.
     static void run_until(std::uint64_t t_ns) {
-        sc_core::sc_start(kernel::to_sc(duration{t_ns * ns - kernel::now().fs}));
+        kernel::run(duration{t_ns * ns - kernel::now().fs});
     }
 
 private:

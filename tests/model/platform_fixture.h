@@ -49,6 +49,6 @@ struct group_stats : stat_visitor {
     void distribution(const std::string& n, const std::string&, const summary& s) override { dists[n] = s; }
 };
 
-inline void run_for_fs(std::uint64_t fs) { sc_core::sc_start(kernel::to_sc(duration{fs})); }
+inline void run_for_fs(std::uint64_t fs) { kernel::run(duration{fs}); }
 
 }  // namespace cohsim::testing
