@@ -15,7 +15,7 @@ event_queue::event_queue(const sc_core::sc_module_name& name) : sc_module(name) 
 
 void event_queue::at(duration when, std::uint64_t rank, action a) {
     if (when.fs < kernel::now().fs) throw std::logic_error("event_queue: action scheduled in the past");
-    m_q.push({when.fs, rank, m_seq++, std::move(a)});
+    m_q.push({when.fs, rank, m_seq++, a});
     arm();
 }
 
@@ -36,7 +36,7 @@ void event_queue::fire() {
         const std::uint64_t t = m_q.top().fs;
         kernel::advance_to({t});
         while (!m_q.empty() && m_q.top().fs == t) {
-            action a = std::move(const_cast<item&>(m_q.top()).a);
+            action a = m_q.top().a;
             m_q.pop();
             a();
         }

@@ -15,10 +15,10 @@
 #include <systemc>
 
 #include <cstdint>
-#include <functional>
 #include <queue>
 #include <vector>
 
+#include "sim/action.h"
 #include "sim/units.h"
 
 namespace cohsim {
@@ -31,7 +31,6 @@ constexpr std::uint64_t rank(phase p, std::uint64_t key) { return (static_cast<s
 
 class event_queue : public sc_core::sc_module {
 public:
-    using action = std::function<void()>;
     SC_HAS_PROCESS(event_queue);
     explicit event_queue(const sc_core::sc_module_name& name);
 
@@ -54,7 +53,7 @@ private:
     void fire();
     void arm();
 
-    std::priority_queue<item, std::vector<item>, later> m_q;
+    std::priority_queue<item, std::vector<item>, later> m_q;  // plain data: heap moves are copies
     sc_core::sc_event m_event;
     std::uint64_t m_seq = 0;
     std::uint64_t m_armed_fs = ~std::uint64_t{0};

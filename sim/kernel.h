@@ -34,7 +34,7 @@ extern std::uint64_t model_now_fs;
 }
 // The model's clock: SystemC's time, or later while a process runs ahead.
 inline duration now() {
-    const std::uint64_t sc = sc_core::sc_time_stamp().value();
+    const std::uint64_t sc = sc_core::sc_get_curr_simcontext()->time_stamp().value();  // inline, unlike sc_time_stamp()
     return {detail::model_now_fs > sc ? detail::model_now_fs : sc};
 }
 // The model's clock moves on to `t` (not earlier than now()).

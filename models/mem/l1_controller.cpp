@@ -40,7 +40,8 @@ void l1_controller::access(const mem_request& r, std::function<void(const mem_re
         c.mon.store_exclusive(r.addr);
         ++c.stxr_fail;
         if (m_f.obs.trace) m_f.obs.trace->instant(cores_group, c.core + " memory", "STXR fails: no reservation", now);
-        m_f.explain(line_of(r.addr), c.core + " STXR: no reservation (the local monitor is open) → fails at once");
+        if (m_f.explaining(line_of(r.addr)))
+            m_f.explain(line_of(r.addr), c.core + " STXR: no reservation (the local monitor is open) → fails at once");
         finish(o, mem_response{0, false, net.in_cluster(c.cluster, now, c.p.hit_latency)});
         return;
     }
@@ -95,7 +96,9 @@ void l1_controller::start(op& o, duration now) {
         if (!o.waiting_for_way) {
             o.waiting_for_way = true;
             ++c.way_stalls;
-            m_f.explain(line, c.core + " " + op_name(o.req) + ": every way of its set is in transition: waits for one");
+            if (m_f.explaining(line))
+                m_f.explain(line,
+                        c.core + " " + op_name(o.req) + ": every way of its set is in transition: waits for one");
         }
         c.way_waiters.push_back(&o);
         return;
@@ -105,7 +108,8 @@ void l1_controller::start(op& o, duration now) {
     const cache_cell& cell = m_f.cache_cell(st, ev);
     const duration lookup = m_f.net->in_cluster(c.cluster, now, c.p.hit_latency);
     if (cell.kind == outcome::stall) {
-        m_f.explain(line, c.core + " " + op_name(o.req) + " finds " + name(st) + ": waits for the eviction");
+        if (m_f.explaining(line))
+            m_f.explain(line, c.core + " " + op_name(o.req) + " finds " + name(st) + ": waits for the eviction");
         return;  // retried when the line's eviction completes
     }
     if (cell.kind == outcome::impossible) l1_error(line, st, ev);
@@ -292,8 +296,9 @@ void l1_controller::snoop_now(protocol::snoop s, std::uint64_t line) {
     const cstate st = c.state_of(line);
     const cache_cell& cell = m_f.cache_cell(st, ev);
     if (cell.kind != outcome::ok) l1_error(line, st, ev);
-    m_f.explain(line, c.core + " receives " + name(s) + " in " + name(st) + " → " + name(cell.next) +
-                          (cell.actions & (a_snp_clean | a_snp_dirty) ? ", supplies the data" : ""));
+    if (m_f.explaining(line))
+        m_f.explain(line, c.core + " receives " + name(s) + " in " + name(st) + " → " + name(cell.next) +
+                              (cell.actions & (a_snp_clean | a_snp_dirty) ? ", supplies the data" : ""));
     if (auto* e = c.array.find(line)) {
         if (cell.next == cstate::I)
             c.array.invalidate(*e);
@@ -326,7 +331,8 @@ void l1_controller::grant(protocol::grant g, std::uint64_t line) {
     const cevent ev = as_event(g);
     const cstate st = c.state_of(line);
     const cache_cell& cell = m_f.cache_cell(st, ev);
-    m_f.explain(line, c.core + " receives " + name(g) + " in " + name(st) + " → " + name(cell.next));
+    if (m_f.explaining(line))
+        m_f.explain(line, c.core + " receives " + name(g) + " in " + name(st) + " → " + name(cell.next));
     if (cell.kind != outcome::ok) l1_error(line, st, ev);
     auto* e = c.array.find(line);
     if (!e) m_f.protocol_error("grant for a line not in the L1");
@@ -383,7 +389,9 @@ void l1_controller::grant(protocol::grant g, std::uint64_t line) {
 
 void l1_controller::exclusive_failed(std::uint64_t line) {
     l1_cache& c = m_c;
-    m_f.explain(line, c.core + " receives Excl_Fail in " + std::string(name(c.state_of(line))) + " → I: STXR fails");
+    if (m_f.explaining(line))
+        m_f.explain(line,
+                    c.core + " receives Excl_Fail in " + std::string(name(c.state_of(line))) + " → I: STXR fails");
     const cache_cell& cell = m_f.cache_cell(c.state_of(line), cevent::Excl_Fail);
     if (cell.kind != outcome::ok) m_f.protocol_error("Excl_Fail in " + std::string(name(c.state_of(line))));
     execute(cell, cache_actions{});  // no action: the line is gone (I), the STXR fails
