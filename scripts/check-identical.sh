@@ -8,6 +8,7 @@
 #
 #   scripts/check-identical.sh [--base REF] [--duration TIME] [--ignore-events]
 #                              [--ignore-key NAME]... [--base-bin FILE] [--new-bin FILE]
+#                              [--base-set PATH=VALUE]...
 #
 # --base REF      the commit to compare against (default HEAD): built once, in
 #                 build-identical/REF-SHA (a git worktree), and reused
@@ -17,6 +18,10 @@
 # --duration TIME simulated time of each run (default 5ms)
 # --ignore-events also ignore the kernel's event count (a speed-up changes it)
 # --ignore-key N  also ignore every JSON key N (a counter the change adds)
+# --base-set P=V  run the base with --set P=V too; e.g. the accelerations against
+#                 the reference timing, with one binary:
+#                   --base-bin build/cohsim --new-bin build/cohsim
+#                   --base-set run.exact=true --ignore-events --ignore-key exact
 #
 # Exit status 0 when every run matches, 1 when one differs (its diff is
 # printed), 2 on a usage error.
@@ -29,6 +34,7 @@ base_bin=""
 new_bin=""
 ignore_events=0
 ignore_keys=""
+base_sets=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --base) base=$2; shift 2 ;;
@@ -37,7 +43,8 @@ while [ $# -gt 0 ]; do
     --new-bin) new_bin=$2; shift 2 ;;
     --ignore-events) ignore_events=1; shift ;;
     --ignore-key) ignore_keys="$ignore_keys $2"; shift 2 ;;
-    -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --base-set) base_sets="$base_sets --set $2"; shift 2 ;;
+    -h|--help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "check-identical: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -102,7 +109,10 @@ done
 run_one() {  # bin tag config
   out="$work/$2/$(basename "$3" .yaml)"
   mkdir -p "$out"
-  "$1" run "$3" --duration "$duration" --out "$out" -q > "$out/stdout" 2> "$out/stderr" || echo "exit status $?" >> "$out/stderr"
+  sets=""
+  [ "$2" = base ] && sets=$base_sets
+  # shellcheck disable=SC2086  # $sets: words on purpose
+  "$1" run "$3" --duration "$duration" --out "$out" -q $sets > "$out/stdout" 2> "$out/stderr" || echo "exit status $?" >> "$out/stderr"
   python3 - "$out" "$ignore_events" $ignore_keys <<'PY'
 import json, sys, os
 out, ignore_events, ignore_keys = sys.argv[1], sys.argv[2] == "1", set(sys.argv[3:])
@@ -131,7 +141,10 @@ PY
 views() {  # bin tag
   out="$work/$2/views"
   mkdir -p "$out"
-  "$1" run --duration 200us --out "$out" --trace "$out/trace.json" --explain 0x10000000 > "$out/stdout" 2> "$out/stderr" ||
+  sets=""
+  [ "$2" = base ] && sets=$base_sets
+  # shellcheck disable=SC2086
+  "$1" run --duration 200us --out "$out" --trace "$out/trace.json" --explain 0x10000000 $sets > "$out/stdout" 2> "$out/stderr" ||
     echo "exit status $?" >> "$out/stderr"
   sed -n '/^explain /,$p' "$out/stdout" > "$out/explain.txt"
 }

@@ -6,6 +6,8 @@
 //    random delays; single-writer/multiple-reader is checked on every L1
 //    state change, reads never go backwards, and every counter ends at the
 //    number of increments made. A core that never finishes is a deadlock.
+// Each runs twice: accelerated (the default) and exact (run.exact: the
+// reference timing, no running ahead): the checks must hold both ways.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -53,12 +55,21 @@ void lost_update(bool llsc, unsigned per_core) {
     EXPECT_EQ(olds, expect);
 }
 
+// Accelerated (false) and exact (true).
+class BothWays : public ::testing::TestWithParam<bool> {
+protected:
+    void SetUp() override { exact_runs() = GetParam(); }
+};
+using LostUpdate = BothWays;
+using RandomTester = BothWays;
+std::string way(const ::testing::TestParamInfo<bool>& i) { return i.param ? "Exact" : "Accelerated"; }
+
 }  // namespace
 
-TEST(LostUpdate, LoadExclusiveStoreExclusive) { lost_update(true, 500); }
-TEST(LostUpdate, Ldadd) { lost_update(false, 500); }
+TEST_P(LostUpdate, LoadExclusiveStoreExclusive) { lost_update(true, 500); }
+TEST_P(LostUpdate, Ldadd) { lost_update(false, 500); }
 
-TEST(RandomTester, DynamiqTopology) {
+TEST_P(RandomTester, DynamiqTopology) {
     // The other topologies and options, each exercised by the same checks.
     const auto r = run_random_tester(6'000, 7,
                                      {"dsus={dsu0: {freq: 1.2GHz, l3: {size: 64KiB, ways: 4, latency: 20cycles}}}",
@@ -67,7 +78,7 @@ TEST(RandomTester, DynamiqTopology) {
     EXPECT_EQ(r.finished, 8u);
 }
 
-TEST(RandomTester, SnoopFilterFarAtomicsTwoSocketsHoldWindow) {
+TEST_P(RandomTester, SnoopFilterFarAtomicsTwoSocketsHoldWindow) {
     const auto r = run_random_tester(6'000, 8,
                                      {"interconnect.snoop_filter=true", "interconnect.far_atomics=true",
                                       "clusters.big.socket=1", "clusters.little.exclusive.hold_window=30cycles",
@@ -76,14 +87,14 @@ TEST(RandomTester, SnoopFilterFarAtomicsTwoSocketsHoldWindow) {
     EXPECT_EQ(r.finished, 8u);
 }
 
-TEST(RandomTester, EightCoresFalseSharingTinyCaches) {
+TEST_P(RandomTester, EightCoresFalseSharingTinyCaches) {
     const auto r = run_random_tester(12'500, 1);
     EXPECT_EQ(r.failure, "");
     EXPECT_EQ(r.finished, 8u);
     EXPECT_GE(r.ops, 100'000u);
 }
 
-TEST(RandomTester, StoreBuffersWithPlainStores) {
+TEST_P(RandomTester, StoreBuffersWithPlainStores) {
     // Buffered plain stores to a falsely shared line among the RMW traffic:
     // every invariant still holds, each core reads its own writes, and the
     // line ends with each core's last store.
@@ -92,7 +103,7 @@ TEST(RandomTester, StoreBuffersWithPlainStores) {
     EXPECT_EQ(r.finished, 8u);
 }
 
-TEST(LostUpdate, FarLdadd) {
+TEST_P(LostUpdate, FarLdadd) {
     system_model sys(test_platform({"interconnect.far_atomics=true"}));
     std::vector<std::uint64_t> olds;
     unsigned finished = 0;
@@ -108,7 +119,7 @@ TEST(LostUpdate, FarLdadd) {
     for (std::uint64_t i = 0; i < olds.size(); ++i) ASSERT_EQ(olds[i], i);
 }
 
-TEST(LostUpdate, TwoSocketsLlsc) {
+TEST_P(LostUpdate, TwoSocketsLlsc) {
     system_model sys(test_platform({"clusters.big.socket=1"}));
     sys.memory().check_invariants(true);
     unsigned finished = 0;
@@ -126,6 +137,9 @@ TEST(LostUpdate, TwoSocketsLlsc) {
     ASSERT_EQ(finished, 4u);
     EXPECT_EQ(sys.memory().peek(counter_addr + 64, 8), 1200u);
 }
+
+INSTANTIATE_TEST_SUITE_P(, LostUpdate, ::testing::Bool(), way);
+INSTANTIATE_TEST_SUITE_P(, RandomTester, ::testing::Bool(), way);
 
 namespace {
 // big.0 takes line A first; little.1 then little.0 (later) queue behind it at

@@ -85,9 +85,31 @@ TEST(EventStream, AllCoresHearEveryTickAndSleepingCostsNothingElse) {
         EXPECT_EQ(g.v["wfe_sleeps"], 4u) << c->id();  // initial sleep + one after each wake
         EXPECT_EQ(g.v["wfe_executed"], 4u) << c->id();
     }
-    // One start-up activation per core, then per tick one timer event and one
-    // wake-up per core: 5 + 3 * (1 + 5) = 23.
-    EXPECT_EQ(kernel::events() - e0, 23u);
+    // One start-up activation per core; per tick, one activation of the event
+    // queue runs the tick and the little cores' wake-ups (4 little cycles
+    // later: nothing else is pending in between), one more the big cores'
+    // (their edges differ), and each core's thread wakes once:
+    // 5 + 3 * (2 + 5) = 26.
+    EXPECT_EQ(kernel::events() - e0, 26u);
+}
+
+TEST(EventStream, ExactRunsGiveEveryTimeItsOwnActivation) {
+    system_model sys(make({"clusters.little.cores=3", "clusters.big.cores=2", "run.exact=true"}));
+    const std::uint64_t e0 = kernel::events();
+    run_until(1'000'000'000'000ULL);
+    for (const auto& c : sys.cores()) {
+        std::map<std::string, std::uint64_t> v;
+        struct grab : stat_visitor {
+            std::map<std::string, std::uint64_t>& v;
+            explicit grab(std::map<std::string, std::uint64_t>& m) : v(m) {}
+            void counter(const std::string& n, const std::string&, std::uint64_t x) override { v[n] = x; }
+        } g(v);
+        c->stats().accept(g);
+        EXPECT_EQ(v["wakes_event_stream"], 3u) << c->id();
+    }
+    // As above, but the tick and the little wake-ups have an activation each:
+    // 5 + 3 * (3 + 5) = 29.
+    EXPECT_EQ(kernel::events() - e0, 29u);
 }
 
 TEST(EventStream, DisabledStreamNeverWakes) {

@@ -15,6 +15,13 @@
 
 namespace cohsim::testing {
 
+// Set by a test that runs both ways: test_platform() then turns every
+// acceleration off (run.exact, the reference timing).
+inline bool& exact_runs() {
+    static bool on = false;
+    return on;
+}
+
 inline platform_config test_platform(const std::vector<std::string>& sets = {}) {
     std::vector<std::pair<std::string, std::string>> o;
     const char* const base[] = {
@@ -36,6 +43,7 @@ inline platform_config test_platform(const std::vector<std::string>& sets = {}) 
         "workload.params={}",
     };
     for (const char* b : base) o.emplace_back("test", b);
+    if (exact_runs()) o.emplace_back("test", "run.exact=true");
     for (const auto& s : sets) o.emplace_back("test", s);
     return load_platform("", o);
 }
