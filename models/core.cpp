@@ -166,8 +166,9 @@ core::core(const sc_core::sc_module_name& name, std::string id, std::string clus
       m_clock(clock),
       m_params(with_preset(params, type)),
       m_queue(kernel::queue()),
-      m_stats(m_id) {
-    SC_THREAD(run);
+      m_stats(m_id),
+      m_process(std::make_unique<process>(m_id, [this] { run(); })) {
+    m_queue.start(*m_process);
 }
 
 void core::connect(memory_system* mem, unsigned agent, const std::vector<core*>* all_cores) {
@@ -178,7 +179,6 @@ void core::connect(memory_system* mem, unsigned agent, const std::vector<core*>*
 }
 
 void core::run() {
-    kernel::count_event();
     if (m_program) m_program(*this);
     sync();
     for (;;) wfe();  // a finished program idles
@@ -224,14 +224,13 @@ void core::sync() {
     const duration t = local_time();
     m_ahead = {};
     // Run ahead: nothing else happens before t, so no wait could be seen.
-    if (t < kernel::horizon()) return kernel::advance_to(t);
+    if (t < m_queue.horizon()) return kernel::advance_to(t);
     sleep_until(t);
 }
 
 void core::sleep_until(duration t) {
-    m_queue.at(t, rank(phase::core, m_agent), [this] { m_resume.notify(); });
-    wait(m_resume);
-    kernel::count_event();
+    m_queue.at(t, rank(phase::core, m_agent), [this] { m_queue.notify(m_resume); });
+    event_queue::wait(m_resume);
 }
 
 void core::work(cycles n) {
@@ -250,12 +249,9 @@ mem_response core::access(const mem_request& r) {
     m_mem->access(m_agent, r, [this](const mem_response& resp) {
         m_resp = resp;
         m_resp_ready = true;
-        m_mem_done.notify();
+        m_queue.notify(m_mem_done);
     });
-    if (!m_resp_ready) {
-        wait(m_mem_done);
-        kernel::count_event();
-    }
+    if (!m_resp_ready) event_queue::wait(m_mem_done);
     m_ahead = {m_resp.done.fs - kernel::now().fs};
     return m_resp;
 }
@@ -263,10 +259,7 @@ mem_response core::access(const mem_request& r) {
 void core::wait_answered(const pending_load& p) {
     if (p.answered) return;
     sync();  // catch the simulation up to this core's time before waiting
-    while (!p.answered) {
-        wait(m_mem_done);
-        kernel::count_event();
-    }
+    while (!p.answered) event_queue::wait(m_mem_done);
 }
 
 unsigned core::in_flight(bool loads_only) const {
@@ -288,8 +281,7 @@ core::pending_load& core::claim_slot(std::uint64_t line, const std::function<boo
         if (p.active && p.line == line) wait_answered(p);  // one access per line in flight
     retire_stores();  // frees slots, and store-buffer entries for busy()
     while (busy() || in_flight(false) >= memory_system::max_outstanding) {
-        wait(m_mem_done);
-        kernel::count_event();
+        event_queue::wait(m_mem_done);
         retire_stores();
     }
     auto it = std::find_if(m_loads.begin(), m_loads.end(), [](const auto& p) { return !p.active; });
@@ -332,7 +324,7 @@ unsigned core::issue(pending_load& p, const mem_request& r) {
     m_mem->access(m_agent, r, [this, slot](const mem_response& resp) {
         m_loads[slot].resp = resp;
         m_loads[slot].answered = true;
-        m_mem_done.notify();
+        m_queue.notify(m_mem_done);
     });
     return slot;
 }
@@ -422,8 +414,7 @@ void core::wfe() {
     ++m_wfe_sleeps;
     m_asleep = true;
     m_sleep_start = kernel::now();
-    wait(m_wake);
-    kernel::count_event();
+    event_queue::wait(m_wake);
     m_last_wake = kernel::now();
     if (m_obs.trace) {
         m_obs.trace->slice(timeline_observer::group::cores, m_id + " memory", "asleep (WFE)", m_sleep_start, kernel::now());
@@ -446,7 +437,7 @@ void core::signal_event(wake_reason why) {
     }
     m_wake_pending = true;
     const duration at = m_clock.edge_after(kernel::now(), m_params.wfe_wake_latency);
-    m_queue.at(at, rank(phase::core, m_agent), [this] { m_wake.notify(); });
+    m_queue.at(at, rank(phase::core, m_agent), [this] { m_queue.notify(m_wake); });
 }
 
 duration core::time_asleep() const {

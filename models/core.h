@@ -50,6 +50,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -57,6 +58,7 @@
 #include "models/memory_system.h"
 #include "sim/clock_domain.h"
 #include "sim/event_queue.h"
+#include "sim/process.h"
 #include "sim/observer.h"
 #include "sim/random.h"
 #include "sim/schema.h"
@@ -106,7 +108,6 @@ class interrupt_alarm;
 class core : public sc_core::sc_module, public core_port {
 public:
     using program = std::function<void(core&)>;
-    SC_HAS_PROCESS(core);
     // `id` is "CLUSTER.INDEX"; the clock domain is the cluster's and outlives the core.
     core(const sc_core::sc_module_name& name, std::string id, std::string cluster, unsigned index, core_type type,
          const clock_domain& clock, const core_params& params);
@@ -203,8 +204,8 @@ private:
     duration m_ahead;  // local time minus simulated time
     static constexpr std::uint64_t max_ahead_fs = 1'000'000'000;  // 1 us
     event_queue& m_queue;
-    sc_core::sc_event m_mem_done;
-    sc_core::sc_event m_resume;  // sleep_until's time has come
+    signal m_mem_done;  // an access answered
+    signal m_resume;    // sleep_until's time has come
     const char* m_wake_why = "interrupt";  // the last wake-up's reason, for the trace
     // Loads issued with load_async, by ticket.
     struct pending_load {
@@ -243,7 +244,7 @@ private:
     duration m_sleep_start;
     duration m_asleep_total;
     duration m_last_wake;
-    sc_core::sc_event m_wake;
+    signal m_wake;
 
     stat_group m_stats;
     counter m_wfe_executed{m_stats, "wfe_executed", "WFE instructions executed"};
@@ -257,6 +258,9 @@ private:
     counter m_stores_buffered{m_stats, "stores_buffered", "stores issued into the store buffer (timing.store_buffer)"};
     counter m_store_buffer_full{m_stats, "store_buffer_full", "stores that waited for a free store-buffer entry"};
     counter m_loads_forwarded{m_stats, "loads_forwarded", "loads served from a store in flight (store-to-load forwarding)"};
+    // The core's program runs on its own stack, resumed by the event queue
+    // (declared last: destroyed first, while what it uses still exists).
+    std::unique_ptr<process> m_process;
     // A load whose bytes a store in flight wholly covers: a ticket already
     // answered with them, or -1.
     int forward_from_store(std::uint64_t addr, unsigned size);

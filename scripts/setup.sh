@@ -3,7 +3,7 @@
 # packages only. Idempotent: installs nothing when all is present.
 set -eu
 PKGS="g++ cmake make pkg-config libsystemc-dev libyaml-cpp-dev libspdlog-dev
-libboost-program-options-dev libgtest-dev nlohmann-json3-dev python3 python3-matplotlib
+libboost-program-options-dev libboost-context-dev libgtest-dev nlohmann-json3-dev python3 python3-matplotlib
 slurm-wlm munge"
 missing=""
 for p in $PKGS; do

@@ -1,6 +1,6 @@
 #include "sim/event_queue.h"
 
-#include <memory>
+#include <algorithm>
 #include <stdexcept>
 
 #include "sim/kernel.h"
@@ -8,15 +8,40 @@
 namespace cohsim {
 
 event_queue::event_queue(const sc_core::sc_module_name& name) : sc_module(name) {
-    SC_METHOD(fire);
+    SC_METHOD(fire);  // also once at time 0: the processes started
     sensitive << m_event;
-    dont_initialize();
 }
 
 void event_queue::at(duration when, std::uint64_t rank, action a) {
     if (when.fs < kernel::now().fs) throw std::logic_error("event_queue: action scheduled in the past");
-    m_q.push({when.fs, rank, m_seq++, a});
+    std::uint32_t slot;
+    if (m_free.empty()) {
+        slot = static_cast<std::uint32_t>(m_actions.size());
+        m_actions.push_back(a);
+    } else {
+        slot = m_free.back();
+        m_free.pop_back();
+        m_actions[slot] = a;
+    }
+    m_q.push({when.fs, rank, m_seq++, slot});
     arm();
+}
+
+void event_queue::ready(process& p) {
+    if (p.queued) return;
+    p.queued = true;
+    m_ready.push_back(&p);
+    // From a SystemC process: run it in the next delta (before the simulation
+    // starts, the queue's first activation at time 0 runs it).
+    if (!m_firing && sc_core::sc_is_running()) m_event.notify(sc_core::SC_ZERO_TIME);
+}
+
+duration event_queue::horizon() const {
+    const duration n = kernel::now();
+    if (!m_ready.empty()) return n;
+    duration h = kernel::horizon();
+    if (!m_q.empty() && m_q.top().fs < h.fs) h = {m_q.top().fs};
+    return {std::max(h.fs, n.fs)};
 }
 
 void event_queue::arm() {
@@ -25,23 +50,50 @@ void event_queue::arm() {
     if (next >= m_armed_fs) return;
     m_armed_fs = next;
     // Absolute: the model's clock may be ahead of SystemC's.
-    m_event.notify(kernel::to_sc({next - sc_core::sc_time_stamp().value()}));
+    m_event.notify(kernel::to_sc({next - sc_core::sc_get_curr_simcontext()->time_stamp().value()}));
+}
+
+void event_queue::run_time(std::uint64_t t) {
+    for (;;) {
+        while (!m_q.empty() && m_q.top().fs == t) {
+            const std::uint32_t slot = m_q.top().slot;
+            m_q.pop();
+            action a = m_actions[slot];  // a copy: the action may schedule others into the pool
+            m_free.push_back(slot);
+            a();
+        }
+        if (m_ready.empty()) return;
+        // The processes made ready, in order; those they make ready run in this round too.
+        while (!m_ready.empty()) {
+            process* p = m_ready.front();
+            m_ready.pop_front();
+            p->queued = false;
+            kernel::count_switch();
+            p->resume();
+        }
+        // A process may have run ahead: the actions of `t` it scheduled are due only at t itself.
+        if (m_q.empty() || m_q.top().fs != t) return;
+    }
 }
 
 void event_queue::fire() {
     kernel::count_event();
     m_armed_fs = ~std::uint64_t{0};
     m_firing = true;
+    struct done_firing {
+        bool& f;
+        ~done_firing() { f = false; }
+    } guard{m_firing};
+    m_event.cancel();  // a notification still pending (armed before a batch ran its time) is stale
+    const std::uint64_t real = sc_core::sc_get_curr_simcontext()->time_stamp().value();
+    // The processes started (the activation at time 0), and the actions due now.
+    if (!m_ready.empty() || (!m_q.empty() && m_q.top().fs == real)) run_time(kernel::now().fs);
     while (!m_q.empty()) {
         const std::uint64_t t = m_q.top().fs;
-        kernel::advance_to({t});
-        while (!m_q.empty() && m_q.top().fs == t) {
-            action a = m_q.top().a;
-            m_q.pop();
-            a();
-        }
         // The next time's actions now, if nothing could run before them.
-        if (m_q.empty() || !(m_q.top().fs < kernel::horizon().fs)) break;
+        if (kernel::exact() || !(t < kernel::horizon().fs)) break;
+        kernel::advance_to({t});
+        run_time(t);
     }
     m_firing = false;
     arm();

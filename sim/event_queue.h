@@ -1,24 +1,34 @@
-// A timed queue of actions run by one SC_METHOD: the model's scheduler.
-// Everything timed in a cohsim system goes through it (messages, core
-// wake-ups, the timer's event stream, interrupts), so the order of things
-// that happen at one time is the model's, never the SystemC kernel's: actions
-// due at the same time run in the order of their `rank` (a phase, then a key
-// such as an agent), then of scheduling. A thread that an action wakes runs
-// after every action of that time.
+// A timed queue of actions, and the model processes (process.h) it runs: the
+// model's scheduler. Everything timed in a cohsim system goes through it
+// (messages, core wake-ups, the timer's event stream, interrupts), so the
+// order of things that happen at one time is the model's, never the SystemC
+// kernel's: actions due at the same time run in the order of their `rank` (a
+// phase, then a key such as an agent), then of scheduling. Processes made
+// ready by the actions of a time run after all of them, in the order they
+// were made ready; actions they schedule for that same time run after them,
+// and so on (as SystemC's delta cycles would order SC_THREADs woken by an
+// SC_METHOD).
 //
-// One activation runs every action due at its time and then, while nothing
-// else is pending (kernel::horizon()) and no thread was woken, the actions of
-// the next times too: they could not have run otherwise. With
-// kernel::exact(true), one activation per time.
+// One SystemC activation runs every action due at its time and then, while
+// nothing else is pending in the SystemC kernel before them (kernel::horizon()),
+// the actions and processes of the next times too: they could not have run
+// otherwise. With kernel::exact(true), one activation per time.
+//
+// A SystemC process (a test's) that an action wakes runs with the model's
+// clock possibly ahead of SystemC's: it must schedule what it does through
+// the queue (at()), never by waiting for SystemC time.
 #pragma once
 
 #include <systemc>
 
 #include <cstdint>
+#include <deque>
 #include <queue>
+#include <utility>
 #include <vector>
 
 #include "sim/action.h"
+#include "sim/process.h"
 #include "sim/units.h"
 
 namespace cohsim {
@@ -38,13 +48,32 @@ public:
     void at(duration when, std::uint64_t rank, action a);
     std::size_t pending() const { return m_q.size(); }
 
+    // A process runs for the first time at time 0, in the order started.
+    void start(process& p) { ready(p); }
+    // Runs `p` after the actions of the current time (once, however often readied).
+    void ready(process& p);
+    // The waiter of `s`, if any, is ready.
+    void notify(signal& s) {
+        if (s.waiter) ready(*std::exchange(s.waiter, nullptr));
+    }
+    // From a process: waits until `s` is notified.
+    static void wait(signal& s) {
+        s.waiter = process::current();
+        process::suspend();
+    }
+
+    // The earliest time at which anything may happen besides the calling
+    // process: now if another process is ready, else the earliest action, or
+    // kernel::horizon(). A process may run ahead to any time before it.
+    duration horizon() const;
+
 private:
-    struct item {
+    struct key {
         std::uint64_t fs, rank, seq;
-        action a;
+        std::uint32_t slot;  // into m_actions
     };
     struct later {
-        bool operator()(const item& x, const item& y) const {
+        bool operator()(const key& x, const key& y) const {
             if (x.fs != y.fs) return x.fs > y.fs;
             if (x.rank != y.rank) return x.rank > y.rank;
             return x.seq > y.seq;
@@ -52,8 +81,12 @@ private:
     };
     void fire();
     void arm();
+    void run_time(std::uint64_t t);  // the actions of time t and the processes they make ready
 
-    std::priority_queue<item, std::vector<item>, later> m_q;  // plain data: heap moves are copies
+    std::priority_queue<key, std::vector<key>, later> m_q;  // small keys: cheap heap moves
+    std::vector<action> m_actions;                           // by slot
+    std::vector<std::uint32_t> m_free;                       // free slots
+    std::deque<process*> m_ready;
     sc_core::sc_event m_event;
     std::uint64_t m_seq = 0;
     std::uint64_t m_armed_fs = ~std::uint64_t{0};

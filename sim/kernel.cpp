@@ -9,6 +9,7 @@ std::uint64_t model_now_fs = 0;
 }
 namespace {
 std::uint64_t g_events = 0;
+std::uint64_t g_switches = 0;
 bool g_exact = false;
 std::uint64_t g_run_end_fs = 0;  // the end of the current sc_start (0: none yet: no running ahead)
 }  // namespace
@@ -45,5 +46,7 @@ void run(duration d) {
 
 void count_event() { ++g_events; }
 std::uint64_t events() { return g_events; }
+void count_switch() { ++g_switches; }
+std::uint64_t switches() { return g_switches; }
 
 }  // namespace cohsim::kernel

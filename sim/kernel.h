@@ -54,5 +54,9 @@ void run(duration d);
 // Every SC_METHOD/SC_THREAD activation of a cohsim model calls this once.
 void count_event();
 std::uint64_t events();
+// Every resumption of a model process (process.h: a switch of stacks, not a
+// kernel activation) calls this once.
+void count_switch();
+std::uint64_t switches();
 
 }  // namespace cohsim::kernel
