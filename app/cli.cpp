@@ -135,6 +135,12 @@ public:
     void finish() {
         if (m_drawn) std::fprintf(stderr, "\r\033[K");
     }
+    // A warning while the run goes on, on its own line above the progress.
+    void note(const std::string& text) {
+        if (m_drawn) std::fprintf(stderr, "\r\033[K");
+        spdlog::warn("{}", text);
+        m_last = -1;  // redraw the progress at the next update
+    }
 
 private:
     duration m_total;
@@ -155,8 +161,21 @@ std::uint64_t parse_address(const std::string& text, const std::string& option) 
 }
 
 // The trace recorder for --trace: its window and its lines.
-std::unique_ptr<trace_recorder> make_trace(const system_model& sys, const platform_config& cfg, const std::string& window,
-                                           const std::string& lines) {
+std::unique_ptr<trace_recorder> make_trace(const system_model& sys, const platform_config& cfg, const std::string& path,
+                                           const std::string& window, const std::string& lines, const std::string& max) {
+    std::size_t max_events = 2'000'000;
+    if (!max.empty()) {
+        std::size_t used = 0;
+        unsigned long long n = 0;
+        try {
+            n = std::stoull(max, &used, 10);
+        } catch (const std::exception&) {
+            used = 0;
+        }
+        if (max[0] == '-' || used != max.size() || n < 1 || n > 100'000'000)
+            throw usage_error("--trace-max-events " + max + ": expected a whole number from 1 to 100000000");
+        max_events = static_cast<std::size_t>(n);
+    }
     duration from{}, to = cfg.run.length;
     if (!window.empty()) {
         const auto colon = window.find(':');
@@ -169,7 +188,12 @@ std::unique_ptr<trace_recorder> make_trace(const system_model& sys, const platfo
         }
         if (!(from < to)) throw usage_error("--trace-window " + window + ": the window ends before it starts");
     }
-    auto t = std::make_unique<trace_recorder>(from, to);
+    std::unique_ptr<trace_recorder> t;
+    try {
+        t = std::make_unique<trace_recorder>(path, from, to, max_events);
+    } catch (const std::runtime_error& e) {
+        throw usage_error(std::string("--trace ") + e.what() + " (expected a file in a directory that exists)");
+    }
     if (!lines.empty()) {
         std::stringstream ss(lines);
         for (std::string a; std::getline(ss, a, ',');) t->trace_line(parse_address(a, "--trace-lines") & ~std::uint64_t{63});
@@ -183,7 +207,7 @@ std::unique_ptr<trace_recorder> make_trace(const system_model& sys, const platfo
 
 int cmd_run(const std::vector<std::string>& args) {
     std::vector<std::string> sets;
-    std::string dur, seed, json_file, out_dir, trace_file, trace_window, trace_lines, explain_line;
+    std::string dur, seed, json_file, out_dir, trace_file, trace_window, trace_lines, trace_max, explain_line;
     unsigned explain_count = 20;
     po::options_description d("options");
     add_common(d, sets);
@@ -205,6 +229,9 @@ int cmd_run(const std::vector<std::string>& args) {
         ("trace-lines", po::value(&trace_lines)->value_name("ADDR,..."),
          "the lines whose states get tracks (default: the lines of the program's shared data).\n  --trace-lines "
          "0x10000040")  //
+        ("trace-max-events", po::value(&trace_max)->value_name("N"),
+         "the most events the trace holds (default 2000000, about 180 MB); past them it stops, says so at once and in "
+         "its otherData.\n  --trace-max-events 500000")  //
         ("explain", po::value(&explain_line)->value_name("ADDR"),
          "print the first coherence transactions of the line holding ADDR as a message sequence: each access and the "
          "state it meets, what the home serves and snoops, states before and after, reservations cleared, cores "
@@ -238,9 +265,9 @@ int cmd_run(const std::vector<std::string>& args) {
     system_model sys(cfg, file.empty() ? std::string(".") : std::filesystem::path(file).parent_path().string());
 
     std::unique_ptr<trace_recorder> trace;
-    if (!trace_file.empty()) trace = make_trace(sys, cfg, trace_window, trace_lines);
-    else if (!trace_window.empty() || !trace_lines.empty())
-        throw usage_error("--trace-window and --trace-lines need --trace FILE");
+    if (!trace_file.empty()) trace = make_trace(sys, cfg, trace_file, trace_window, trace_lines, trace_max);
+    else if (!trace_window.empty() || !trace_lines.empty() || !trace_max.empty())
+        throw usage_error("--trace-window, --trace-lines and --trace-max-events need --trace FILE");
     std::unique_ptr<explainer> explain;
     if (!explain_line.empty()) {
         explain = std::make_unique<explainer>(parse_address(explain_line, "--explain") & ~std::uint64_t{63}, explain_count);
@@ -252,10 +279,18 @@ int cmd_run(const std::vector<std::string>& args) {
     progress_line progress(cfg.run.length, !quiet && isatty(STDERR_FILENO));
     watchdog dog(sys);
     std::string failure;
+    bool trace_detached = false;
     const run_outcome run = run_for(
         cfg.run.length,
         [&](duration done, double host) {
             progress.update(done, host);
+            if (trace && !trace_detached) {
+                if (const std::string w = trace->forecast(done); !w.empty()) progress.note(w);
+                if (trace->over(done)) {  // full, or past its window: the models stop reporting
+                    sys.observe({nullptr, explain.get()});
+                    trace_detached = true;
+                }
+            }
             if (failure.empty()) failure = dog.check();
             if (!failure.empty()) g_stop = true;
         },
@@ -281,8 +316,9 @@ int cmd_run(const std::vector<std::string>& args) {
         spdlog::debug("wrote {}", json_file);
     }
     if (trace) {
+        sys.observe({trace.get(), explain.get()});  // attached again if it was let go: the waits still going on
         for (const auto& th : sys.threads()) th->metrics().trace_ongoing(run.simulated);
-        const std::string warning = trace->write(trace_file, run.simulated);
+        const std::string warning = trace->finish(run.simulated);
         if (!warning.empty()) spdlog::warn("{}", warning);
         spdlog::debug("wrote the trace {} ({} events)", trace_file, trace->events());
     }

@@ -1,19 +1,20 @@
 #include "app/trace.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
-#include <sstream>
-
-#include <nlohmann/json.hpp>
-
-#include "sim/files.h"
+#include <cerrno>
+#include <charconv>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <stdexcept>
 
 namespace cohsim {
 
-using json = nlohmann::ordered_json;
-
-
 namespace {
-double us(duration t) { return static_cast<double>(t.fs) * 1e-9; }
 const char* group_name(trace_recorder::group g) {
     switch (g) {
         case trace_recorder::group::cores: return "cores";
@@ -22,10 +23,66 @@ const char* group_name(trace_recorder::group g) {
     }
     return "?";
 }
+
+// Microseconds, the trace format's unit, as the shortest decimal that reads back exactly.
+void append_us(std::string& out, duration t) {
+    char buf[32];
+    const auto r = std::to_chars(buf, buf + sizeof buf, static_cast<double>(t.fs) / 1e9);  // correctly rounded
+    out.append(buf, r.ptr);
+}
+
+void append_string(std::string& out, const std::string& s) {
+    out += '"';
+    for (const char c : s) {
+        if (c == '"' || c == '\\') {
+            out += '\\';
+            out += c;
+        } else if (static_cast<unsigned char>(c) < 0x20) {
+            char esc[8];
+            std::snprintf(esc, sizeof esc, "\\u%04x", c);
+            out += esc;
+        } else {
+            out += c;
+        }
+    }
+    out += '"';
+}
+
+[[noreturn]] void cannot_write(const std::string& path, const std::string& what) {
+    throw std::runtime_error(path + ": cannot write the trace: " + what + ": " + std::strerror(errno));
+}
 }  // namespace
 
-trace_recorder::trace_recorder(duration from, duration to, std::size_t max_events)
-    : m_from(from), m_to(to), m_max(max_events) {}
+trace_recorder::trace_recorder(const std::string& path, duration from, duration to, std::size_t max_events)
+    : m_path(path), m_from(from), m_to(to), m_max(max_events) {
+    namespace fs = std::filesystem;
+    const fs::path target(path);
+    const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+    m_tmp = (dir / ("." + target.filename().string() + ".XXXXXX")).string();
+    m_fd = mkstemp(m_tmp.data());
+    if (m_fd < 0) cannot_write(path, "cannot create a file in " + dir.string());
+    m_buf = "{\"traceEvents\":[\n";
+}
+
+trace_recorder::~trace_recorder() {
+    if (m_fd >= 0) {
+        ::close(m_fd);
+        ::unlink(m_tmp.c_str());
+    }
+}
+
+void trace_recorder::flush() {
+    std::size_t off = 0;
+    while (off < m_buf.size()) {
+        const ssize_t n = ::write(m_fd, m_buf.data() + off, m_buf.size() - off);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            cannot_write(m_path, "write failed");
+        }
+        off += static_cast<std::size_t>(n);
+    }
+    m_buf.clear();
+}
 
 int trace_recorder::tid_of(group g, const std::string& track) {
     const auto key = std::make_pair(static_cast<int>(g) + 1, track);
@@ -38,41 +95,65 @@ int trace_recorder::tid_of(group g, const std::string& track) {
 
 bool trace_recorder::keep(duration t0, duration t1) const { return !(t1 < m_from) && t0 < m_to; }
 
-void trace_recorder::add(event e) {
-    if (m_events.size() >= m_max) {
-        if (!m_truncated) m_truncated = true, m_truncated_at = duration{static_cast<std::uint64_t>(e.ts * 1e9)};
-        return;
+// The cap is reached: nothing more is written.
+bool trace_recorder::full(duration t) {
+    if (m_written < m_max) return false;
+    if (!m_truncated) m_truncated = true, m_truncated_at = t;
+    return true;
+}
+
+void trace_recorder::put(const std::string& name, const event& e) {
+    if (!m_first) m_buf += ",\n";
+    m_first = false;
+    m_buf += "{\"name\":";
+    append_string(m_buf, name);
+    m_buf += ",\"ph\":\"";
+    m_buf += e.ph;
+    m_buf += "\",\"pid\":" + std::to_string(e.pid) + ",\"tid\":" + std::to_string(e.tid) + ",\"ts\":";
+    append_us(m_buf, e.ts);
+    const std::string ph = e.ph;
+    if (ph == "X") {
+        m_buf += ",\"dur\":";
+        append_us(m_buf, e.dur);
     }
-    m_events.push_back(std::move(e));
+    if (ph == "i") m_buf += ",\"s\":\"t\"";
+    if (ph == "s" || ph == "f") m_buf += ",\"id\":" + std::to_string(e.id) + ",\"cat\":\"coherence\"";
+    if (ph == "f") m_buf += ",\"bp\":\"e\"";
+    m_buf += '}';
+    ++m_written;
+    if (m_buf.size() > (1u << 20)) flush();
 }
 
 void trace_recorder::slice(group g, const std::string& track, const std::string& name, duration t0, duration t1) {
-    if (t1 < t0 || !keep(t0, t1)) return;
+    if (t1 < t0 || !keep(t0, t1) || full(t0)) return;
     const duration a = std::max(t0, m_from), b = std::min(t1, m_to);
-    add({name, "X", static_cast<int>(g) + 1, tid_of(g, track), us(a), us(b) - us(a), 0});
+    put(name, {"X", static_cast<int>(g) + 1, tid_of(g, track), a, {b.fs - a.fs}, 0});
 }
 
 void trace_recorder::instant(group g, const std::string& track, const std::string& name, duration t) {
-    if (!keep(t, t)) return;
-    add({name, "i", static_cast<int>(g) + 1, tid_of(g, track), us(t), 0, 0});
+    if (!keep(t, t) || full(t)) return;
+    put(name, {"i", static_cast<int>(g) + 1, tid_of(g, track), t, {}, 0});
 }
 
+// A start waits for its end: an arrow whose end falls outside the trace is never written.
 std::uint64_t trace_recorder::flow_start(group g, const std::string& track, duration t) {
     const std::uint64_t id = m_next_flow++;
-    m_flow_started[id] = keep(t, t) && m_events.size() < m_max;
-    if (m_flow_started[id]) add({"request", "s", static_cast<int>(g) + 1, tid_of(g, track), us(t), 0, id});
+    const bool kept = keep(t, t);
+    m_flows[id] = {kept, {"s", static_cast<int>(g) + 1, kept ? tid_of(g, track) : 0, t, {}, id}};
     return id;
 }
 
 void trace_recorder::flow_end(group g, const std::string& track, duration t, std::uint64_t id) {
-    auto it = m_flow_started.find(id);
-    if (it == m_flow_started.end()) return;
-    // An end outside the trace leaves the flow open: write() drops its start,
-    // so the arrows that remain are all paired.
-    if (it->second && (!keep(t, t) || m_events.size() >= m_max)) return;
-    const bool started = it->second;
-    m_flow_started.erase(it);
-    if (started) add({"request", "f", static_cast<int>(g) + 1, tid_of(g, track), us(t), 0, id});
+    auto it = m_flows.find(id);
+    if (it == m_flows.end()) return;
+    const pending_flow f = it->second;
+    m_flows.erase(it);
+    if (!f.kept || !keep(t, t) || m_written + 2 > m_max) {
+        if (f.kept && keep(t, t)) full(t);
+        return;
+    }
+    put("request", f.start);
+    put("request", {"f", static_cast<int>(g) + 1, tid_of(g, track), t, {}, id});
 }
 
 void trace_recorder::line_state(std::uint64_t line, const std::string& core, const std::string& state, duration t) {
@@ -83,39 +164,60 @@ void trace_recorder::line_state(std::uint64_t line, const std::string& core, con
     open = {state, t};
 }
 
-std::string trace_recorder::write(const std::string& path, duration end) {
+std::string trace_recorder::forecast(duration now) {
+    if (m_forecast_done || m_truncated || now.fs <= m_from.fs) return "";
+    const duration to = m_to;
+    if (m_written < std::max<std::size_t>(m_max / 100, 1000)) return "";  // too few to say
+    m_forecast_done = true;
+    const double rate = static_cast<double>(m_written) / static_cast<double>(std::min(now, to).fs - m_from.fs);
+    const double projected = rate * static_cast<double>(to.fs - m_from.fs);
+    if (projected <= static_cast<double>(m_max)) return "";
+    const duration stop{m_from.fs + static_cast<std::uint64_t>(static_cast<double>(m_max) / rate)};
+    return "the trace will hold about " + std::to_string(static_cast<std::uint64_t>(projected)) + " events, over its cap of " +
+           std::to_string(m_max) + ": it will stop at about " + to_string(stop) +
+           " simulated; use --trace-window START:END or --trace-lines to keep it smaller";
+}
+
+std::string trace_recorder::finish(duration end) {
     for (auto& [key, open] : m_line_state)
         if (!open.state.empty() && open.state != "I")
             slice(group::lines, hex(key.first) + " " + key.second, open.state, open.since, end);
     m_line_state.clear();
-    // Flows whose end is not in the trace: drop their starts (one pass).
-    m_events.erase(std::remove_if(m_events.begin(), m_events.end(),
-                                  [&](const event& e) { return e.ph == "s" && m_flow_started.count(e.id); }),
-                   m_events.end());
-    m_flow_started.clear();
-    std::stable_sort(m_events.begin(), m_events.end(), [](const event& a, const event& b) {
-        return a.pid != b.pid ? a.pid < b.pid : a.tid != b.tid ? a.tid < b.tid : a.ts < b.ts;
-    });
-    json events = json::array();
-    for (int g = 1; g <= 3; ++g)
-        events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", g}, {"tid", 0},
-                          {"args", {{"name", group_name(static_cast<group>(g - 1))}}}});
-    for (const auto& [key, tid] : m_tids)
-        events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", key.first}, {"tid", tid}, {"args", {{"name", key.second}}}});
-    for (const auto& e : m_events) {
-        json j = {{"name", e.name}, {"ph", e.ph}, {"pid", e.pid}, {"tid", e.tid}, {"ts", e.ts}};
-        if (e.ph == "X") j["dur"] = e.dur;
-        if (e.ph == "i") j["s"] = "t";
-        if (e.ph == "s" || e.ph == "f") j["id"] = e.id, j["cat"] = "coherence";
-        if (e.ph == "f") j["bp"] = "e";
-        events.push_back(std::move(j));
+    m_flows.clear();  // arrows whose end never came
+    auto meta = [&](const char* what, int pid, int tid, const std::string& name) {
+        if (!m_first) m_buf += ",\n";
+        m_first = false;
+        m_buf += std::string("{\"name\":\"") + what + "\",\"ph\":\"M\",\"pid\":" + std::to_string(pid) +
+                 ",\"tid\":" + std::to_string(tid) + ",\"args\":{\"name\":";
+        append_string(m_buf, name);
+        m_buf += "}}";
+    };
+    for (int g = 1; g <= 3; ++g) meta("process_name", g, 0, group_name(static_cast<group>(g - 1)));
+    for (const auto& [key, tid] : m_tids) meta("thread_name", key.first, tid, key.second);
+    const duration recorded_to = m_truncated ? m_truncated_at : std::min(m_to, end);
+    m_buf += "\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"cohsim\",\"window_from_us\":";
+    append_us(m_buf, m_from);
+    m_buf += ",\"window_to_us\":";
+    append_us(m_buf, std::min(m_to, end));
+    m_buf += ",\"recorded_to_us\":";
+    append_us(m_buf, std::max(m_from, recorded_to));
+    m_buf += ",\"events\":" + std::to_string(m_written) + ",\"event_cap\":" + std::to_string(m_max) +
+             ",\"truncated\":" + (m_truncated ? "true" : "false") + "}}\n";
+    flush();
+    fchmod(m_fd, 0644);
+    if (::fsync(m_fd) != 0 || ::close(m_fd) != 0) {
+        m_fd = -1;
+        ::unlink(m_tmp.c_str());
+        cannot_write(m_path, "flush failed");
     }
-    json doc = {{"traceEvents", std::move(events)}, {"displayTimeUnit", "ns"},
-                {"otherData", {{"generator", "cohsim"}, {"window_from_us", us(m_from)}, {"window_to_us", us(std::min(m_to, end))}}}};
-    write_file_atomic(path, doc.dump() + "\n");
+    m_fd = -1;
+    if (std::rename(m_tmp.c_str(), m_path.c_str()) != 0) {
+        ::unlink(m_tmp.c_str());
+        cannot_write(m_path, "rename failed");
+    }
     if (!m_truncated) return "";
     return "the trace stopped at " + std::to_string(m_max) + " events (at " + to_string(m_truncated_at) +
-           " simulated); use --trace-window START:END or --trace-lines to keep it smaller";
+           " simulated; otherData.recorded_to_us says so); use --trace-window START:END or --trace-lines to keep it smaller";
 }
 
 }  // namespace cohsim

@@ -11,8 +11,16 @@
 //   system  "event stream"  the generic timer's event-stream ticks
 // Flow arrows join a request leaving a core to the grant arriving at its L1.
 //
-// The models report through the timeline_observer interface (sim/observer.h). Only events inside the window are kept; slices
-// are clipped to it.
+// The models report through the timeline_observer interface (sim/observer.h).
+// Only events inside the window are kept; slices are clipped to it.
+//
+// Streamed: each event goes to the file as soon as it is complete (a slice at
+// its end, a flow arrow once its end is known), so memory stays bounded
+// however long the run; the file is a temporary one beside the target until
+// finish() renames it (a reader never sees half a trace). Events are in the
+// order the run produced them, not sorted by time: trace viewers sort them.
+// At most `max_events` events are written; past that the trace stops, and
+// otherData says where (`recorded_to_us`, `truncated`).
 #pragma once
 
 #include <cstdint>
@@ -28,9 +36,11 @@ namespace cohsim {
 
 class trace_recorder : public timeline_observer {
 public:
-    // Records [from, to) of simulated time; `max_events` bounds the file (a
-    // warning says where recording stopped).
-    trace_recorder(duration from, duration to, std::size_t max_events = 2'000'000);
+    // Records [from, to) of simulated time into `path`; `max_events` bounds
+    // the file. Throws std::runtime_error naming the path when it cannot be
+    // written (before the run, not after it).
+    trace_recorder(const std::string& path, duration from, duration to, std::size_t max_events = 2'000'000);
+    ~trace_recorder() override;  // without finish(): the temporary file is removed
 
     // Lines whose L1 states get tracks (line addresses).
     void trace_line(std::uint64_t line) { m_lines.insert(line); }
@@ -49,38 +59,53 @@ public:
     // previous state's slice on that line track.
     void line_state(std::uint64_t line, const std::string& core, const std::string& state, duration t) override;
 
-    // Closes every open line slice at `end` and writes the JSON (atomically).
-    // Returns a warning when events were dropped, else "".
-    std::string write(const std::string& path, duration end);
-    std::size_t events() const { return m_events.size(); }
+    // While the run goes on (at simulated time `now`): once, when the events
+    // so far say the window will not fit under the cap, a warning saying
+    // about when the trace will stop; else "".
+    std::string forecast(duration now);
+    // Nothing more can be recorded after `now`: the cap is reached or the
+    // window is over (the models may stop reporting; finish() still closes
+    // the line states open at the window's end).
+    bool over(duration now) const { return m_truncated || !(now < m_to); }
+    // Closes every open line slice at `end`, ends the JSON and puts the file in
+    // place. Returns a warning when events were dropped, else "".
+    std::string finish(duration end);
+    std::size_t events() const { return m_written; }
 
 private:
     struct event {
-        std::string name, ph;
+        const char* ph;
         int pid = 0, tid = 0;
-        double ts = 0, dur = 0;  // us
+        duration ts, dur;
         std::uint64_t id = 0;
     };
     int tid_of(group g, const std::string& track);
     bool keep(duration t0, duration t1) const;
-    void add(event e);
+    bool full(duration t);
+    void put(const std::string& name, const event& e);
+    void flush();
 
+    std::string m_path, m_tmp;
+    int m_fd = -1;
+    std::string m_buf;  // formatted events not yet written
+    bool m_first = true;
     duration m_from, m_to;
-    std::size_t m_max;
-    bool m_truncated = false;
+    std::size_t m_max, m_written = 0;
+    bool m_truncated = false, m_forecast_done = false;
     duration m_truncated_at{};
     std::set<std::uint64_t> m_lines;
     std::map<std::pair<int, std::string>, int> m_tids;
-    std::vector<event> m_events;
-    std::map<std::uint64_t, bool> m_flow_started;  // id -> its start was kept
     std::uint64_t m_next_flow = 1;
+    struct pending_flow {
+        bool kept;
+        event start;
+    };
+    std::map<std::uint64_t, pending_flow> m_flows;  // started, end not yet seen
     struct open_state {
         std::string state;
         duration since;
     };
     std::map<std::pair<std::uint64_t, std::string>, open_state> m_line_state;
 };
-
-
 
 }  // namespace cohsim

@@ -4,7 +4,8 @@
 # and each configs/platforms/* under two lock workloads) for a short simulated
 # time with two builds, and compares result.json (less host_seconds and, with
 # --ignore-events, the kernel's event count) and cores.csv; and the default
-# scenario's --trace timeline and --explain story.
+# scenario's --trace timeline (its events, in a canonical order) and --explain
+# story.
 #
 #   scripts/check-identical.sh [--base REF] [--duration TIME] [--ignore-events]
 #                              [--ignore-key NAME]... [--base-bin FILE] [--new-bin FILE]
@@ -147,19 +148,33 @@ views() {  # bin tag
   "$1" run --duration 200us --out "$out" --trace "$out/trace.json" --explain 0x10000000 $sets > "$out/stdout" 2> "$out/stderr" ||
     echo "exit status $?" >> "$out/stderr"
   sed -n '/^explain /,$p' "$out/stdout" > "$out/explain.txt"
+  # The trace's events in a canonical order, named by track (the file's own
+  # order, numbering and float digits are how it was written, not what it says;
+  # times to the picosecond).
+  python3 - "$out/trace.json" > "$out/trace.events" <<'PY'
+import json, sys
+try:
+    t = json.load(open(sys.argv[1]))
+except (OSError, ValueError):
+    sys.exit(0)
+names = {(e["pid"], e["tid"]): e["args"]["name"] for e in t["traceEvents"] if e["ph"] == "M" and e["name"] == "thread_name"}
+rows = sorted(json.dumps([names.get((e["pid"], e["tid"])), e["name"], e["ph"], float(round(e["ts"], 6)), float(round(e.get("dur", 0), 6)), e.get("id", 0)])
+              for e in t["traceEvents"] if e["ph"] != "M")
+print("\n".join(rows))
+PY
 }
 
 fail=0
 n=0
 views "$base_bin" base
 views "$new_bin" new
-for f in trace.json explain.txt; do
+for f in trace.events explain.txt; do
   if ! cmp -s "$work/base/views/$f" "$work/new/views/$f"; then
     echo "DIFFERS: the default scenario's $f"
     fail=1
   fi
 done
-[ -s "$work/base/views/explain.txt" ] && [ -s "$work/base/views/trace.json" ] || { echo "NO TRACE OR EXPLANATION from the base"; fail=1; }
+[ -s "$work/base/views/explain.txt" ] && [ -s "$work/base/views/trace.events" ] || { echo "NO TRACE OR EXPLANATION from the base"; fail=1; }
 for c in $configs; do
   n=$((n + 1))
   run_one "$base_bin" base "$c"

@@ -579,12 +579,15 @@ TEST_F(Cli, ProtocolTableWithARunsCounts) {
     EXPECT_NE(c.out.find("| I | IS_D: send GetS ×" + std::to_string(gets) + " |"), std::string::npos) << c.out;
 }
 
-// --trace: valid trace-event JSON with the documented tracks; per track the
-// timestamps never go back; slices have a non-negative duration; every flow
-// start has exactly one end; --trace-window and --trace-lines narrow it.
+// --trace: valid trace-event JSON with the documented tracks; slices have a
+// non-negative duration, and on a core's lock track (sorted: the trace is
+// streamed in the order events complete) they never overlap; every flow start
+// has exactly one end; --trace-window and --trace-lines narrow it.
 TEST_F(Cli, TraceIsValidTraceEventJson) {
     expect_bad({"run", "--trace", "x.json", "--trace-window", "5ms:1ms"}, "the window ends before it starts");
-    expect_bad({"run", "--trace-lines", "0x40"}, "--trace-window and --trace-lines need --trace FILE");
+    expect_bad({"run", "--trace-lines", "0x40"}, "--trace-window, --trace-lines and --trace-max-events need --trace FILE");
+    expect_bad({"run", "--trace", "x.json", "--trace-max-events", "-3"}, "--trace-max-events -3: expected a whole number");
+    expect_bad({"run", "--trace", "no/such/dir/x.json"}, "no/such/dir/x.json: cannot write the trace");
     const auto r = run({"run", "--duration", "300us", "--trace", "t.json", "-q", "--set",
                         "workload.threads.1.cpu_relax=wfe_backoff", "--set", "workload.params.THRESHOLD=10", "--set",
                         "clusters.big.timing.irq_interval=50us", "--set", "clusters.big.timing.irq_handler=1us"});
@@ -593,6 +596,7 @@ TEST_F(Cli, TraceIsValidTraceEventJson) {
     ASSERT_TRUE(t.contains("traceEvents"));
     std::map<std::pair<int, int>, std::string> names;
     std::map<std::pair<int, int>, double> last_ts;
+    std::map<std::pair<int, int>, std::vector<std::pair<double, double>>> slices;  // per track: [ts, ts + dur)
     std::map<std::uint64_t, int> starts, ends;
     std::set<std::string> seen;
     for (const auto& e : t["traceEvents"]) {
@@ -607,13 +611,11 @@ TEST_F(Cli, TraceIsValidTraceEventJson) {
         const double ts = e["ts"];
         EXPECT_GE(ts, 0.0);
         EXPECT_LE(ts, 300.0);
-        if (last_ts.count(track)) {
-            EXPECT_GE(ts, last_ts[track]) << e.dump();
-        }
         last_ts[track] = ts;
         if (ph == "X") {
             ASSERT_TRUE(e.contains("dur")) << e.dump();
             EXPECT_GE(e["dur"].get<double>(), 0.0);
+            slices[track].emplace_back(ts, ts + e["dur"].get<double>());
             if (e["name"] == "interrupt handler") {
                 EXPECT_LE(e["dur"].get<double>(), 1.0 + 1e-9) << e.dump();  // irq_handler (clipped at the run's end)
                 if (ts + 1.0 < 300.0) {
@@ -629,6 +631,13 @@ TEST_F(Cli, TraceIsValidTraceEventJson) {
     EXPECT_EQ(starts, ends);  // flows paired
     for (const auto& [id, n] : starts) EXPECT_EQ(n, 1) << id;
     for (const auto& [track, ts] : last_ts) EXPECT_TRUE(names.count(track)) << "a track without a name";
+    for (auto& [track, list] : slices) {
+        if (names[track] != "big.3" && names[track] != "little.2") continue;  // lock wait, critical section, ...
+        std::sort(list.begin(), list.end());
+        for (std::size_t i = 1; i < list.size(); ++i) EXPECT_LE(list[i - 1].second, list[i].first + 1e-9) << names[track];
+    }
+    EXPECT_FALSE(t["otherData"]["truncated"].get<bool>());
+    EXPECT_EQ(t["otherData"]["recorded_to_us"].get<double>(), 300.0);
     std::set<std::string> tracks;
     for (const auto& [k, v] : names) tracks.insert(v);
     for (const char* want : {"little.2 memory", "big.3 memory", "big.3", "0x10000040 little.2", "0x10000040 big.3", "event stream",
@@ -653,6 +662,31 @@ TEST_F(Cli, TraceIsValidTraceEventJson) {
         EXPECT_GE(e["ts"].get<double>(), 100.0 - 1e-9);
         EXPECT_LE(e["ts"].get<double>(), 150.0);
     }
+}
+
+// A trace over its cap: said while the run goes on (a forecast from the events
+// so far), in the final warning, and in otherData; the file holds exactly the
+// cap and is valid JSON.
+TEST_F(Cli, TraceOverItsCapSaysSoAtOnceAndInTheFile) {
+    const auto r = run({"run", "--duration", "2ms", "--trace", "t.json", "--trace-max-events", "20000"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto forecast = r.err.find("the trace will hold about");
+    const auto stopped = r.err.find("the trace stopped at 20000 events");
+    ASSERT_NE(forecast, std::string::npos) << r.err;
+    ASSERT_NE(stopped, std::string::npos) << r.err;
+    EXPECT_LT(forecast, stopped);
+    const json t = read_json("t.json");
+    const json& o = t["otherData"];
+    EXPECT_TRUE(o["truncated"].get<bool>());
+    EXPECT_EQ(o["events"].get<std::size_t>(), 20000u);
+    EXPECT_EQ(o["window_to_us"].get<double>(), 2000.0);
+    EXPECT_LT(o["recorded_to_us"].get<double>(), 2000.0);
+    std::size_t n = 0;
+    double last = 0;
+    for (const auto& e : t["traceEvents"])
+        if (e["ph"] != "M") ++n, last = std::max(last, e["ts"].get<double>());
+    EXPECT_EQ(n, 20000u);
+    EXPECT_LE(last, o["recorded_to_us"].get<double>() + 1e-9);  // nothing recorded past where it says it stopped
 }
 
 TEST_F(Cli, ExplainPrintsTheLinesMessageSequence) {
