@@ -60,6 +60,7 @@ void event_queue::run_time(std::uint64_t t) {
             m_q.pop();
             action a = m_actions[slot];  // a copy: the action may schedule others into the pool
             m_free.push_back(slot);
+            kernel::count_action();
             a();
         }
         if (m_ready.empty()) return;
@@ -90,8 +91,9 @@ void event_queue::fire() {
     if (!m_ready.empty() || (!m_q.empty() && m_q.top().fs == real)) run_time(kernel::now().fs);
     while (!m_q.empty()) {
         const std::uint64_t t = m_q.top().fs;
-        // The next time's actions now, if nothing could run before them.
-        if (kernel::exact() || !(t < kernel::horizon().fs)) break;
+        // The next time's actions now, if nothing could run before them (and
+        // back to the kernel at the end of its slice: progress, Ctrl-C).
+        if (kernel::exact() || !(t < kernel::horizon().fs) || !(t < kernel::slice_end().fs)) break;
         kernel::advance_to({t});
         run_time(t);
     }

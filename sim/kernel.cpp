@@ -10,6 +10,8 @@ std::uint64_t model_now_fs = 0;
 namespace {
 std::uint64_t g_events = 0;
 std::uint64_t g_switches = 0;
+std::uint64_t g_actions = 0;
+std::uint64_t g_slice_end_fs = 0;
 bool g_exact = false;
 std::uint64_t g_run_end_fs = 0;  // the end of the current sc_start (0: none yet: no running ahead)
 }  // namespace
@@ -38,15 +40,20 @@ duration horizon() {
 void set_exact(bool on) { g_exact = on; }
 bool exact() { return g_exact; }
 
-void run(duration d) {
+void run(duration d, duration run_end) {
     const std::uint64_t sc = sc_core::sc_time_stamp().value();
-    g_run_end_fs = sc + d.fs;
+    g_slice_end_fs = sc + d.fs;
+    g_run_end_fs = std::max(g_slice_end_fs, run_end.fs);
     sc_core::sc_start(to_sc(d));
 }
+
+duration slice_end() { return {g_slice_end_fs}; }
 
 void count_event() { ++g_events; }
 std::uint64_t events() { return g_events; }
 void count_switch() { ++g_switches; }
 std::uint64_t switches() { return g_switches; }
+void count_action() { ++g_actions; }
+std::uint64_t actions() { return g_actions; }
 
 }  // namespace cohsim::kernel

@@ -37,6 +37,8 @@ inline duration now() {
     const std::uint64_t sc = sc_core::sc_get_curr_simcontext()->time_stamp().value();  // inline, unlike sc_time_stamp()
     return {detail::model_now_fs > sc ? detail::model_now_fs : sc};
 }
+// SystemC's own time (sc_time_stamp), never ahead of now().
+inline duration kernel_time() { return {sc_core::sc_get_curr_simcontext()->time_stamp().value()}; }
 // The model's clock moves on to `t` (not earlier than now()).
 void advance_to(duration t);
 
@@ -48,15 +50,25 @@ duration horizon();
 void set_exact(bool on);
 bool exact();
 
-// Runs the simulation for `d` (sc_start), so that nothing runs ahead past its end.
-void run(duration d);
+// Runs the simulation for `d` (sc_start). Nothing runs ahead past the end of
+// the run: `run_end` if later (a run in slices: run_for), else now + d. The
+// slices of a run change how often the kernel is entered, never what runs.
+void run(duration d, duration run_end = {});
+// The end of the current sc_start: the event queue returns to the kernel there.
+duration slice_end();
 
 // Every SC_METHOD/SC_THREAD activation of a cohsim model calls this once.
 void count_event();
 std::uint64_t events();
 // Every resumption of a model process (process.h: a switch of stacks, not a
-// kernel activation) calls this once.
+// kernel activation) calls this once, and every action the event queue runs.
 void count_switch();
 std::uint64_t switches();
+void count_action();
+std::uint64_t actions();
+// The simulation's events: actions run and processes resumed. Unlike the
+// kernel's activations, the same for a config and seed however the run is
+// sliced.
+inline std::uint64_t model_events() { return actions() + switches(); }
 
 }  // namespace cohsim::kernel

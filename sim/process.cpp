@@ -16,6 +16,10 @@ namespace ctx = boost::context;
 
 namespace {
 process* g_current = nullptr;
+// Thrown from suspend() into a process being destroyed: its stack unwinds
+// (destructors run) on its own stack, with every switch announced to the
+// sanitizers. Not a std::exception: nothing the models catch can swallow it.
+struct process_exit {};
 // A core's program is shallow; the sanitizers' frames are larger.
 #ifdef COHSIM_ASAN
 constexpr std::size_t stack_bytes = 1024 * 1024;
@@ -58,9 +62,11 @@ process::process(std::string name, std::function<void()> body)
                              finish_switch(nullptr, &m->caller_bottom, &m->caller_size);
                              m->caller = std::move(caller);
                              try {
-                                 m_body();
+                                 if (!m_exiting) m_body();  // destroyed before it ever ran: nothing to do
+                             } catch (const process_exit&) {
+                                 // destroyed while waiting: unwound
                              } catch (const ctx::detail::forced_unwind&) {
-                                 throw;  // the process is being destroyed
+                                 throw;
                              } catch (...) {
                                  m_error = std::current_exception();
                              }
@@ -70,7 +76,16 @@ process::process(std::string name, std::function<void()> body)
                          }};
 }
 
-process::~process() = default;  // m->self, if still suspended, unwinds its stack
+process::~process() {
+    // A process still waiting (a core idling forever) unwinds its stack now.
+    if (m && m->self && !m_finished) {
+        m_exiting = true;
+        try {
+            resume();
+        } catch (...) {  // an error while unwinding has nowhere to go
+        }
+    }
+}
 
 void process::resume() {
     if (m_finished) throw std::logic_error("process " + m_name + " resumed after it finished");
@@ -91,6 +106,7 @@ void process::suspend() {
     start_switch(&fake, p->m->caller_bottom, p->m->caller_size);
     p->m->caller = std::move(p->m->caller).resume();
     finish_switch(fake, &p->m->caller_bottom, &p->m->caller_size);
+    if (p->m_exiting) throw process_exit{};
 }
 
 process* process::current() { return g_current; }

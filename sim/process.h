@@ -41,6 +41,7 @@ private:
     std::string m_name;
     std::function<void()> m_body;
     bool m_finished = false;
+    bool m_exiting = false;  // being destroyed: suspend() unwinds
     std::exception_ptr m_error;
     std::unique_ptr<impl> m;
 };

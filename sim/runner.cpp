@@ -13,7 +13,7 @@ run_outcome run_for(duration length, const std::function<void(duration, double)>
                     const std::atomic<bool>* stop) {
     using clock = std::chrono::steady_clock;
     const auto t0 = clock::now();
-    const std::uint64_t events0 = kernel::events();
+    const std::uint64_t events0 = kernel::model_events(), activations0 = kernel::events();
     const duration start = kernel::now();
     const std::uint64_t end_fs = start.fs + length.fs;
     // Slices aim at ~0.1 s of host time each: short enough for a live progress
@@ -21,19 +21,21 @@ run_outcome run_for(duration length, const std::function<void(duration, double)>
     // Start with 1 us (or less) and let the slice grow at most 4x per step.
     double slice_fs = std::min<double>(1e9, static_cast<double>(length.fs));
     run_outcome out;
-    while (kernel::now().fs < end_fs) {
+    // Slices in SystemC's time: the model's may be ahead of it (kernel.h).
+    while (kernel::kernel_time().fs < end_fs) {
         if (stop && stop->load()) break;
-        const std::uint64_t now_fs = kernel::now().fs;
+        const std::uint64_t now_fs = kernel::kernel_time().fs;
         const std::uint64_t step = std::min<std::uint64_t>(end_fs - now_fs, std::max<std::uint64_t>(1, static_cast<std::uint64_t>(slice_fs)));
         const auto s0 = clock::now();
-        kernel::run({step});
+        kernel::run({step}, {end_fs});
         const double dt = std::chrono::duration<double>(clock::now() - s0).count();
         slice_fs *= std::clamp(0.1 / std::max(dt, 1e-6), 0.5, 4.0);
         if (progress) progress({kernel::now().fs - start.fs}, std::chrono::duration<double>(clock::now() - t0).count());
     }
     out.simulated = {kernel::now().fs - start.fs};
     out.completed = kernel::now().fs >= end_fs;
-    out.events = kernel::events() - events0;
+    out.events = kernel::model_events() - events0;
+    out.activations = kernel::events() - activations0;
     out.host_seconds = std::chrono::duration<double>(clock::now() - t0).count();
     return out;
 }

@@ -14,7 +14,8 @@ namespace cohsim {
 struct run_outcome {
     duration simulated;
     double host_seconds = 0;
-    std::uint64_t events = 0;
+    std::uint64_t events = 0;       // the model's events (kernel::model_events): deterministic
+    std::uint64_t activations = 0;  // the SystemC kernel's process activations: depend on the slicing
     bool completed = false;  // false: stopped early by `stop`
 };
 
