@@ -1,46 +1,47 @@
-// cohsim_bench: runs one scenario and reports simulator speed.
+// cohsim_bench: how fast cohsim simulates.
 //
-//   cohsim_bench [CONFIG] [--duration TIME] [--set PATH=VALUE]...
+//   cohsim_bench [CONFIG] [--duration TIME] [--set PATH=VALUE]...   one scenario
+//   cohsim_bench --suite [--full] [--cohsim FILE]                  the table
 //
-// Prints simulated seconds per host second, simulation events per second
-// (process activations of cohsim models), events per simulated second and
-// peak resident memory, as "key: value" lines and one JSON line. One scenario
-// per process: SystemC elaborates once.
+// One scenario: simulated seconds per host second, the simulation's events
+// (actions run and core resumptions, deterministic) per host second, per
+// simulated second and per lock acquisition, the SystemC kernel's activations,
+// and peak resident memory; as "key: value" lines and one JSON line. One
+// scenario per process: SystemC elaborates once.
+//
+// --suite runs the scenarios of README "Benchmarks", each in its own process
+// (this program again, or `cohsim run` for the traced run), and prints one row
+// each as a Markdown table; --full adds the full `cohsim validate -j 2` (minutes).
+// No thresholds: a report, not a test.
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <string>
 #include <vector>
 
-#include "sim/log.h"
 #include "app/platform.h"
 #include "app/results.h"
-#include "sim/runner.h"
 #include "app/system.h"
+#include "sim/kernel.h"
+#include "sim/log.h"
+#include "sim/runner.h"
 
-int sc_main(int argc, char* argv[]) {
-    using namespace cohsim;
-    std::string file;
-    std::vector<std::pair<std::string, std::string>> overrides;
-    for (int i = 1; i < argc; ++i) {
-        const std::string a = argv[i];
-        if ((a == "--set" || a == "--duration") && i + 1 < argc) {
-            const std::string v = argv[++i];
-            overrides.emplace_back(a, a == "--set" ? v : "run.duration=" + v);
-        } else if (a == "--help" || a == "-h") {
-            std::cout << "usage: cohsim_bench [CONFIG] [--duration TIME] [--set PATH=VALUE]...\n";
-            return 0;
-        } else if (file.empty() && a[0] != '-') {
-            file = a;
-        } else {
-            std::cerr << "cohsim_bench: unexpected argument '" << a << "'\n";
-            return 2;
-        }
-    }
-    log::init(log::verbosity::quiet);
+namespace {
+using namespace cohsim;
+
+int one_scenario(const std::string& file, const std::vector<std::pair<std::string, std::string>>& overrides) {
     try {
         const platform_config cfg = load_platform(file, overrides);
         system_model sys(cfg);
+        const std::uint64_t switches0 = kernel::switches();
         const run_outcome r = run_for(cfg.run.length, nullptr, nullptr);
+        std::uint64_t acquisitions = 0;
+        for (const auto& th : sys.threads()) acquisitions += th->metrics().acquisitions();
         const double sim_s = r.simulated.seconds();
         json j;
         j["scenario"] = file.empty() ? default_config_name : file;
@@ -50,6 +51,11 @@ int sc_main(int argc, char* argv[]) {
         j["events"] = r.events;
         j["events_per_host_s"] = r.events / r.host_seconds;
         j["events_per_sim_s"] = r.events / sim_s;
+        j["acquisitions"] = acquisitions;
+        j["events_per_acquisition"] = acquisitions ? static_cast<double>(r.events) / acquisitions : 0.0;
+        j["core_resumptions"] = kernel::switches() - switches0;
+        j["kernel_activations"] = r.activations;
+        j["kernel_activations_per_acquisition"] = acquisitions ? static_cast<double>(r.activations) / acquisitions : 0.0;
         j["peak_rss_kib"] = peak_rss_kib();
         for (const auto& [k, v] : j.items()) std::cout << k << ": " << v << "\n";
         std::cout << j.dump() << "\n";
@@ -58,4 +64,140 @@ int sc_main(int argc, char* argv[]) {
         return 2;
     }
     return 0;
+}
+
+struct child_run {
+    int status = -1;
+    double host_s = 0;
+    std::uint64_t peak_rss_kib = 0;
+    std::string out;
+};
+
+// Runs argv[0] with its output captured; its peak memory from wait4.
+child_run run_child(const std::vector<std::string>& argv) {
+    child_run r;
+    int fds[2];
+    if (pipe(fds) != 0) return r;
+    const auto t0 = std::chrono::steady_clock::now();
+    const pid_t pid = fork();
+    if (pid == 0) {
+        dup2(fds[1], 1);
+        close(fds[0]);
+        close(fds[1]);
+        std::vector<char*> a;
+        for (const auto& s : argv) a.push_back(const_cast<char*>(s.c_str()));
+        a.push_back(nullptr);
+        execv(a[0], a.data());
+        _exit(127);
+    }
+    close(fds[1]);
+    char buf[4096];
+    for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;) r.out.append(buf, static_cast<std::size_t>(n));
+    close(fds[0]);
+    int st = 0;
+    rusage ru{};
+    wait4(pid, &st, 0, &ru);
+    r.host_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    r.peak_rss_kib = static_cast<std::uint64_t>(ru.ru_maxrss);
+    return r;
+}
+
+std::string fmt(const char* f, double v) {
+    char b[64];
+    std::snprintf(b, sizeof b, f, v);
+    return b;
+}
+
+int suite(const std::string& self, std::string cohsim, bool full) {
+    namespace fs = std::filesystem;
+    const fs::path src = COHSIM_SOURCE_DIR;
+    if (cohsim.empty()) cohsim = (fs::path(self).parent_path() / "cohsim").string();
+    struct scenario {
+        std::string name, config, duration;
+    };
+    const std::vector<scenario> scenarios = {
+        {"default scenario (2 cores, ticket lock)", "", "200ms"},
+        {"lockref, 28 cores (calibration)", (src / "configs/calibration/lockref_28_threads.yaml").string(), "10ms"},
+        {"qspinlock, 8 cores (asr platform)", (src / "bench/qspinlock_8_cores.yaml").string(), "20ms"},
+    };
+    std::cout << "| scenario | simulated | host s | simulated s per host s | events per acquisition | kernel activations "
+                 "per acquisition | events per host s | peak memory |\n|---|---|---|---|---|---|---|---|\n";
+    int failures = 0;
+    for (const auto& s : scenarios) {
+        std::vector<std::string> argv = {self};
+        if (!s.config.empty()) argv.push_back(s.config);
+        argv.insert(argv.end(), {"--duration", s.duration});
+        const child_run r = run_child(argv);
+        const auto line = r.out.rfind("{\"");
+        if (r.status != 0 || line == std::string::npos) {
+            std::cout << "| " << s.name << " | failed (exit " << r.status << ") | | | | | | |\n";
+            ++failures;
+            continue;
+        }
+        const json j = json::parse(r.out.substr(line));
+        std::cout << "| " << s.name << " | " << s.duration << " | " << fmt("%.2f", j["host_s"].get<double>()) << " | "
+                  << fmt("%.3g", j["sim_s_per_host_s"].get<double>()) << " | "
+                  << fmt("%.1f", j["events_per_acquisition"].get<double>()) << " | "
+                  << fmt("%.4f", j["kernel_activations_per_acquisition"].get<double>()) << " | "
+                  << fmt("%.3g", j["events_per_host_s"].get<double>()) << " | "
+                  << fmt("%.1f MB", j["peak_rss_kib"].get<double>() / 1024.0) << " |\n";
+        std::cout.flush();
+    }
+    // The traced default run against the same run untraced.
+    const fs::path tmp = fs::temp_directory_path() / ("cohsim_bench_" + std::to_string(getpid()));
+    fs::create_directories(tmp);
+    const child_run plain = run_child({cohsim, "run", "--duration", "100ms", "-q", "--out", (tmp / "a").string()});
+    const child_run traced = run_child({cohsim, "run", "--duration", "100ms", "-q", "--out", (tmp / "b").string(), "--trace",
+                                        (tmp / "t.json").string()});
+    std::error_code ec;
+    const auto trace_bytes = fs::file_size(tmp / "t.json", ec);
+    if (plain.status == 0 && traced.status == 0) {
+        std::cout << "| default, 100 ms, `--trace` (" << fmt("%.0f MB file", ec ? 0.0 : trace_bytes / 1e6) << ") | 100ms | "
+                  << fmt("%.2f", traced.host_s) << " | " << fmt("%.3g", 0.1 / traced.host_s) << " | "
+                  << fmt("%.1fx the untraced run", traced.host_s / plain.host_s) << " | | | "
+                  << fmt("%.1f MB", traced.peak_rss_kib / 1024.0) << " |\n";
+    } else {
+        std::cout << "| default, 100 ms, `--trace` | failed | | | | | | |\n";
+        ++failures;
+    }
+    if (full) {
+        const child_run v = run_child({cohsim, "validate", "-j", "2", "--out", (tmp / "validate").string()});
+        std::cout << "| full `cohsim validate -j 2` (" << (v.status == 0 ? "all rows pass" : "rows fail") << ") | | "
+                  << fmt("%.1f", v.host_s) << " | | | | | " << fmt("%.1f MB", v.peak_rss_kib / 1024.0) << " |\n";
+    }
+    fs::remove_all(tmp, ec);
+    return failures ? 1 : 0;
+}
+}  // namespace
+
+int sc_main(int argc, char* argv[]) {
+    std::string file, cohsim;
+    bool run_suite = false, full = false;
+    std::vector<std::pair<std::string, std::string>> overrides;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        if ((a == "--set" || a == "--duration") && i + 1 < argc) {
+            const std::string v = argv[++i];
+            overrides.emplace_back(a, a == "--set" ? v : "run.duration=" + v);
+        } else if (a == "--suite") {
+            run_suite = true;
+        } else if (a == "--full") {
+            full = true;
+        } else if (a == "--cohsim" && i + 1 < argc) {
+            cohsim = argv[++i];
+        } else if (a == "--help" || a == "-h") {
+            std::cout << "usage: cohsim_bench [CONFIG] [--duration TIME] [--set PATH=VALUE]...\n"
+                         "       cohsim_bench --suite [--full] [--cohsim FILE]\n";
+            return 0;
+        } else if (file.empty() && a[0] != '-') {
+            file = a;
+        } else {
+            std::cerr << "cohsim_bench: unexpected argument '" << a << "' (see --help)\n";
+            return 2;
+        }
+    }
+    log::init(log::verbosity::quiet);
+    if (run_suite) return suite(std::filesystem::absolute(argv[0]).string(), cohsim, full);
+    return one_scenario(file, overrides);
 }
