@@ -39,7 +39,9 @@ void event_queue::ready(process& p) {
 duration event_queue::horizon() const {
     const duration n = kernel::now();
     if (!m_ready.empty()) return n;
-    duration h = kernel::horizon();
+    // While firing, SystemC's own view (asked once per activation: its other
+    // processes cannot run until the activation returns).
+    duration h = m_firing ? m_outside : kernel::horizon();
     if (!m_q.empty() && m_q.top().fs < h.fs) h = {m_q.top().fs};
     return {std::max(h.fs, n.fs)};
 }
@@ -86,6 +88,7 @@ void event_queue::fire() {
         ~done_firing() { f = false; }
     } guard{m_firing};
     m_event.cancel();  // a notification still pending (armed before a batch ran its time) is stale
+    m_outside = kernel::horizon();
     const std::uint64_t real = sc_core::sc_get_curr_simcontext()->time_stamp().value();
     // The processes started (the activation at time 0), and the actions due now.
     if (!m_ready.empty() || (!m_q.empty() && m_q.top().fs == real)) run_time(kernel::now().fs);
@@ -93,7 +96,10 @@ void event_queue::fire() {
         const std::uint64_t t = m_q.top().fs;
         // The next time's actions now, if nothing could run before them (and
         // back to the kernel at the end of its slice: progress, Ctrl-C).
-        if (kernel::exact() || !(t < kernel::horizon().fs) || !(t < kernel::slice_end().fs)) break;
+        // A SystemC process an action made runnable runs first.
+        if (kernel::exact() || !(t < m_outside.fs) || !(t < kernel::slice_end().fs) ||
+            sc_core::sc_pending_activity_at_current_time())
+            break;
         kernel::advance_to({t});
         run_time(t);
     }

@@ -14,9 +14,11 @@
 // the actions and processes of the next times too: they could not have run
 // otherwise. With kernel::exact(true), one activation per time.
 //
-// A SystemC process (a test's) that an action wakes runs with the model's
-// clock possibly ahead of SystemC's: it must schedule what it does through
-// the queue (at()), never by waiting for SystemC time.
+// A SystemC process (a test's) that an action wakes runs after the model's
+// processes of that time, with the model's clock possibly ahead of SystemC's:
+// it must schedule what it does through the queue (at()), never by waiting
+// for SystemC time; actions notify SystemC events only at once (notify()),
+// never for later.
 #pragma once
 
 #include <systemc>
@@ -91,6 +93,7 @@ private:
     std::uint64_t m_seq = 0;
     std::uint64_t m_armed_fs = ~std::uint64_t{0};
     bool m_firing = false;  // in fire(): actions' at() calls do not arm
+    duration m_outside;     // in fire(): kernel::horizon() when it began
 };
 
 namespace kernel {

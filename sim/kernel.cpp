@@ -31,7 +31,7 @@ void advance_to(duration t) {
 duration horizon() {
     const duration n = now();
     if (g_exact) return n;
-    const std::uint64_t sc = sc_core::sc_time_stamp().value();
+    const std::uint64_t sc = kernel_time().fs;
     const std::uint64_t to_next = sc_core::sc_time_to_pending_activity().value();  // 0: another process is runnable
     const std::uint64_t next = to_next > ~std::uint64_t{0} - sc ? ~std::uint64_t{0} : sc + to_next;
     return {std::max(n.fs, std::min(next, g_run_end_fs))};
