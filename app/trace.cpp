@@ -24,10 +24,27 @@ const char* group_name(trace_recorder::group g) {
     return "?";
 }
 
-// Microseconds, the trace format's unit, as the shortest decimal that reads back exactly.
+// Microseconds, the trace format's unit, written exactly from the femtoseconds
+// (up to nine decimals, trailing zeros dropped): no rounding, and no
+// floating-point formatting on the way.
 void append_us(std::string& out, duration t) {
-    char buf[32];
-    const auto r = std::to_chars(buf, buf + sizeof buf, static_cast<double>(t.fs) / 1e9);  // correctly rounded
+    char buf[40];
+    auto r = std::to_chars(buf, buf + 24, t.fs / 1'000'000'000);
+    std::uint64_t frac = t.fs % 1'000'000'000;
+    if (frac) {
+        char* p = r.ptr;
+        *p++ = '.';
+        int digits = 9;
+        while (frac % 10 == 0) frac /= 10, --digits;
+        for (int i = digits - 1; i >= 0; --i, frac /= 10) p[i] = static_cast<char>('0' + frac % 10);
+        r.ptr = p + digits;
+    }
+    out.append(buf, r.ptr);
+}
+
+void append_int(std::string& out, std::uint64_t v) {
+    char buf[24];
+    const auto r = std::to_chars(buf, buf + sizeof buf, v);
     out.append(buf, r.ptr);
 }
 
@@ -109,16 +126,24 @@ void trace_recorder::put(const std::string& name, const event& e) {
     append_string(m_buf, name);
     m_buf += ",\"ph\":\"";
     m_buf += e.ph;
-    m_buf += "\",\"pid\":" + std::to_string(e.pid) + ",\"tid\":" + std::to_string(e.tid) + ",\"ts\":";
+    m_buf += "\",\"pid\":";
+    append_int(m_buf, static_cast<std::uint64_t>(e.pid));
+    m_buf += ",\"tid\":";
+    append_int(m_buf, static_cast<std::uint64_t>(e.tid));
+    m_buf += ",\"ts\":";
     append_us(m_buf, e.ts);
-    const std::string ph = e.ph;
-    if (ph == "X") {
+    const char ph = e.ph[0];
+    if (ph == 'X') {
         m_buf += ",\"dur\":";
         append_us(m_buf, e.dur);
     }
-    if (ph == "i") m_buf += ",\"s\":\"t\"";
-    if (ph == "s" || ph == "f") m_buf += ",\"id\":" + std::to_string(e.id) + ",\"cat\":\"coherence\"";
-    if (ph == "f") m_buf += ",\"bp\":\"e\"";
+    if (ph == 'i') m_buf += ",\"s\":\"t\"";
+    if (ph == 's' || ph == 'f') {
+        m_buf += ",\"id\":";
+        append_int(m_buf, e.id);
+        m_buf += ",\"cat\":\"coherence\"";
+    }
+    if (ph == 'f') m_buf += ",\"bp\":\"e\"";
     m_buf += '}';
     ++m_written;
     if (m_buf.size() > (1u << 20)) flush();
@@ -156,12 +181,16 @@ void trace_recorder::flow_end(group g, const std::string& track, duration t, std
     put("request", {"f", static_cast<int>(g) + 1, tid_of(g, track), t, {}, id});
 }
 
-void trace_recorder::line_state(std::uint64_t line, const std::string& core, const std::string& state, duration t) {
-    auto& open = m_line_state[{line, core}];
-    if (open.state == state) return;
-    if (!open.state.empty() && open.state != "I")
+void trace_recorder::line_state(std::uint64_t line, unsigned agent, const std::string& core, const char* state, duration t) {
+    std::vector<open_state>& cores = m_line_state[line];
+    if (cores.size() <= agent) cores.resize(agent + 1);
+    open_state& open = cores[agent];
+    if (open.state && std::strcmp(open.state, state) == 0) return;
+    if (open.state && std::strcmp(open.state, "I") != 0)
         slice(group::lines, hex(line) + " " + core, open.state, open.since, t);
-    open = {state, t};
+    open.state = state;
+    open.since = t;
+    if (open.core.empty()) open.core = core;
 }
 
 std::string trace_recorder::forecast(duration now) {
@@ -179,9 +208,10 @@ std::string trace_recorder::forecast(duration now) {
 }
 
 std::string trace_recorder::finish(duration end) {
-    for (auto& [key, open] : m_line_state)
-        if (!open.state.empty() && open.state != "I")
-            slice(group::lines, hex(key.first) + " " + key.second, open.state, open.since, end);
+    for (auto& [line, cores] : m_line_state)
+        for (const open_state& open : cores)
+            if (open.state && std::strcmp(open.state, "I") != 0)
+                slice(group::lines, hex(line) + " " + open.core, open.state, open.since, end);
     m_line_state.clear();
     m_flows.clear();  // arrows whose end never came
     auto meta = [&](const char* what, int pid, int tid, const std::string& name) {

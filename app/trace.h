@@ -57,7 +57,7 @@ public:
 
     // L1 state of `line` at `agent` (named `core`) is now `state`: closes the
     // previous state's slice on that line track.
-    void line_state(std::uint64_t line, const std::string& core, const std::string& state, duration t) override;
+    void line_state(std::uint64_t line, unsigned agent, const std::string& core, const char* state, duration t) override;
 
     // While the run goes on (at simulated time `now`): once, when the events
     // so far say the window will not fit under the cap, a warning saying
@@ -102,10 +102,11 @@ private:
     };
     std::map<std::uint64_t, pending_flow> m_flows;  // started, end not yet seen
     struct open_state {
-        std::string state;
+        const char* state = nullptr;  // a protocol state's name (static), null before the first report
         duration since;
+        std::string core;
     };
-    std::map<std::pair<std::uint64_t, std::string>, open_state> m_line_state;
+    std::map<std::uint64_t, std::vector<open_state>> m_line_state;  // by line, then agent
 };
 
 }  // namespace cohsim

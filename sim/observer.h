@@ -29,7 +29,7 @@ public:
     virtual std::uint64_t flow_start(group g, const std::string& track, duration t) = 0;
     virtual void flow_end(group g, const std::string& track, duration t, std::uint64_t id) = 0;
     // The L1 of `core` now holds `line` in `state`.
-    virtual void line_state(std::uint64_t line, const std::string& core, const std::string& state, duration t) = 0;
+    virtual void line_state(std::uint64_t line, unsigned agent, const std::string& core, const char* state, duration t) = 0;
 };
 
 // A line's story: the coherence messages of one line, in words.

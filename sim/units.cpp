@@ -1,6 +1,7 @@
 #include "sim/units.h"
 
 #include <cctype>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -206,9 +207,9 @@ std::string to_string(byte_size s) {
 std::string to_string(cycles c) { return std::to_string(c.n) + (c.n == 1 ? "cycle" : "cycles"); }
 
 std::string hex(std::uint64_t address) {
-    std::ostringstream os;
-    os << "0x" << std::hex << address;
-    return os.str();
+    char buf[24] = {'0', 'x'};
+    const auto r = std::to_chars(buf + 2, buf + sizeof buf, address, 16);
+    return std::string(buf, r.ptr);
 }
 
 std::string time_text(double ns) {

@@ -21,7 +21,7 @@ void fabric::explain(std::uint64_t line, const std::string& text) const {
 
 void fabric::trace_line(std::uint64_t line) const {
     if (!obs.trace || !obs.trace->traces_line(line)) return;
-    for (const l1_cache* c : states) obs.trace->line_state(line, c->core, name(c->state_of(line)), kernel::now());
+    for (const l1_cache* c : states) obs.trace->line_state(line, c->agent, c->core, name(c->state_of(line)), kernel::now());
 }
 
 void fabric::check_line(std::uint64_t line) const {

@@ -124,7 +124,7 @@ void home::process(line_record& h, const request_msg& m) {
     ++(m.r == request::GetS ? h.traffic.gets : m.r == request::GetM ? h.traffic.getm : h.traffic.upgrades);
     if (net.socket_of(k) != net.home_socket(line)) ++h.traffic.cross_socket;
     transaction& tx = h.tx;
-    tx = transaction{};
+    tx.reset();
     tx.req = m;
     tx.cell = &cell;
     tx.owner_at_start = h.e.owner;

@@ -89,6 +89,14 @@ private:
         duration ready;  // latest of data and answers, at the point of serialisation
         std::vector<int> cluster_left;  // global: targets still to answer, per cluster
         std::vector<duration> cluster_ready;
+        // A fresh transaction, keeping the vectors' storage (no allocation per request).
+        void reset() {
+            std::vector<int> left = std::move(cluster_left);
+            std::vector<duration> ready = std::move(cluster_ready);
+            *this = transaction{};
+            left.clear(), ready.clear();
+            cluster_left = std::move(left), cluster_ready = std::move(ready);
+        }
     };
     struct line_record {
         protocol::home_entry e;
