@@ -163,19 +163,7 @@ std::uint64_t parse_address(const std::string& text, const std::string& option) 
 // The trace recorder for --trace: its window and its lines.
 std::unique_ptr<trace_recorder> make_trace(const system_model& sys, const platform_config& cfg, const std::string& path,
                                            const std::string& window, const std::string& lines, const std::string& max) {
-    std::size_t max_events = 2'000'000;
-    if (!max.empty()) {
-        std::size_t used = 0;
-        unsigned long long n = 0;
-        try {
-            n = std::stoull(max, &used, 10);
-        } catch (const std::exception&) {
-            used = 0;
-        }
-        if (max[0] == '-' || used != max.size() || n < 1 || n > 100'000'000)
-            throw usage_error("--trace-max-events " + max + ": expected a whole number from 1 to 100000000");
-        max_events = static_cast<std::size_t>(n);
-    }
+    const std::size_t max_events = max.empty() ? 2'000'000 : parse_count(max, "--trace-max-events", 1, 100'000'000);
     duration from{}, to = cfg.run.length;
     if (!window.empty()) {
         const auto colon = window.find(':');
@@ -208,7 +196,7 @@ std::unique_ptr<trace_recorder> make_trace(const system_model& sys, const platfo
 int cmd_run(const std::vector<std::string>& args) {
     std::vector<std::string> sets;
     std::string dur, seed, json_file, out_dir, trace_file, trace_window, trace_lines, trace_max, explain_line;
-    unsigned explain_count = 20;
+    std::string explain_count_text = "20";
     po::options_description d("options");
     add_common(d, sets);
     d.add_options()  //
@@ -236,7 +224,8 @@ int cmd_run(const std::vector<std::string>& args) {
          "print the first coherence transactions of the line holding ADDR as a message sequence: each access and the "
          "state it meets, what the home serves and snoops, states before and after, reservations cleared, cores "
          "woken, STXRs failing.\n  --explain 0x10000040")  //
-        ("explain-count", po::value(&explain_count)->value_name("N"), "how many transactions --explain follows (default 20)")  //
+        ("explain-count", po::value(&explain_count_text)->value_name("N"),
+         "how many transactions --explain follows (default 20)")  //
         ("verbose,v", "log details (model set-up, each written file) to stderr")  //
         ("quiet,q", "print nothing but errors (no table, no progress)");
     const parsed_args p = parse_args(args, d);
@@ -268,6 +257,7 @@ int cmd_run(const std::vector<std::string>& args) {
     if (!trace_file.empty()) trace = make_trace(sys, cfg, trace_file, trace_window, trace_lines, trace_max);
     else if (!trace_window.empty() || !trace_lines.empty() || !trace_max.empty())
         throw usage_error("--trace-window, --trace-lines and --trace-max-events need --trace FILE");
+    const auto explain_count = static_cast<unsigned>(parse_count(explain_count_text, "--explain-count", 1, 1'000'000));
     std::unique_ptr<explainer> explain;
     if (!explain_line.empty()) {
         explain = std::make_unique<explainer>(parse_address(explain_line, "--explain") & ~std::uint64_t{63}, explain_count);

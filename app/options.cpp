@@ -21,4 +21,19 @@ parsed_args parse_args(const std::vector<std::string>& args, const po::options_d
     return p;
 }
 
+std::uint64_t parse_count(const std::string& text, const std::string& option, std::uint64_t lo, std::uint64_t hi) {
+    std::size_t used = 0;
+    unsigned long long n = 0;
+    const bool digits = !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
+    try {
+        if (digits) n = std::stoull(text, &used, 10);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (!digits || used != text.size() || n < lo || n > hi)
+        throw usage_error(option + " " + text + ": expected a whole number from " + std::to_string(lo) + " to " +
+                          std::to_string(hi));
+    return n;
+}
+
 }  // namespace cohsim

@@ -5,6 +5,7 @@
 
 #include <boost/program_options.hpp>
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -23,5 +24,9 @@ struct parsed_args {
 // Parses `args` against `options`; the arguments that are no option are
 // collected in `positional`. Throws usage_error.
 parsed_args parse_args(const std::vector<std::string>& args, const boost::program_options::options_description& options);
+
+// A whole number given to `option`, from `lo` to `hi`; anything else (a sign,
+// a fraction, text, out of range) is a usage_error saying what is allowed.
+std::uint64_t parse_count(const std::string& text, const std::string& option, std::uint64_t lo, std::uint64_t hi);
 
 }  // namespace cohsim

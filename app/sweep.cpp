@@ -375,7 +375,7 @@ int cmd_sweep(const std::vector<std::string>& args) {
     namespace po = boost::program_options;
     std::vector<std::string> sets, varies, positional;
     std::string out_dir, merge, emit;
-    unsigned jobs = host_cores();
+    std::string jobs_text = std::to_string(host_cores());
     long point = -1;
     po::options_description d("options");
     d.add_options()  //
@@ -384,7 +384,7 @@ int cmd_sweep(const std::vector<std::string>& args) {
         ("zip", "pair the --vary values (the i-th of each together) instead of every combination")  //
         ("set", po::value(&sets)->composing()->value_name("PATH=VALUE"),
          "override one config value for every point, as in `cohsim run`; repeatable")  //
-        ("jobs,j", po::value(&jobs)->value_name("N"), "points run at once (default: the number of cores)")  //
+        ("jobs,j", po::value(&jobs_text)->value_name("N"), "points run at once (default: the number of cores)")  //
         ("out", po::value(&out_dir)->default_value("cohsim-sweep")->value_name("DIR"),
          "the sweep directory (results.csv, sweep.json, points/)")  //
         ("point", po::value(&point)->value_name("K"), "run only point K (0-based; for job arrays) and exit")  //
@@ -412,7 +412,7 @@ int cmd_sweep(const std::vector<std::string>& args) {
     }
     if (positional.size() > 1) throw usage_error("sweep takes at most one CONFIG, got " + std::to_string(positional.size()));
     if (varies.empty()) throw usage_error("sweep needs at least one --vary PATH=SPEC (see cohsim sweep --help)");
-    if (jobs == 0) throw usage_error("--jobs must be at least 1");
+    const auto jobs = static_cast<unsigned>(parse_count(jobs_text, "--jobs", 1, 256));
     if (!emit.empty() && emit != "slurm") throw usage_error("--emit " + emit + ": unknown (expected --emit slurm)");
     sweep_def def;
     if (!positional.empty()) def.config = fs::absolute(positional[0]).string();

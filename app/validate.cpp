@@ -399,11 +399,11 @@ examples:
 int cmd_validate(const std::vector<std::string>& args) {
     namespace po = boost::program_options;
     std::string out_dir, cases_file, only;
-    unsigned jobs = host_cores();
+    std::string jobs_text = std::to_string(host_cores());
     po::options_description d("options");
     d.add_options()  //
         ("quick", "short runs (each case's `quick` time); checks directions only")  //
-        ("jobs,j", po::value(&jobs)->value_name("N"), "runs at once (default: the number of cores)")  //
+        ("jobs,j", po::value(&jobs_text)->value_name("N"), "runs at once (default: the number of cores)")  //
         ("out", po::value(&out_dir)->default_value("cohsim-validate")->value_name("DIR"),
          "where each run's result.json and validate.json go")  //
         ("cases", po::value(&only)->value_name("ID,..."), "run only these cases (ids from cases.yaml)")  //
@@ -418,7 +418,7 @@ int cmd_validate(const std::vector<std::string>& args) {
         std::cout << validate_help << d << validate_examples;
         return 0;
     }
-    if (jobs == 0) throw usage_error("--jobs must be at least 1");
+    const auto jobs = static_cast<unsigned>(parse_count(jobs_text, "--jobs", 1, 256));
     const bool quick = vm.count("quick") > 0;
     std::vector<calibration_case> cases = load_cases(cases_file);
     if (!only.empty()) {

@@ -689,6 +689,17 @@ TEST_F(Cli, TraceOverItsCapSaysSoAtOnceAndInTheFile) {
     EXPECT_LE(last, o["recorded_to_us"].get<double>() + 1e-9);  // nothing recorded past where it says it stopped
 }
 
+// Counts on the command line are whole numbers in range: a sign, a fraction
+// or text is refused (it used to wrap: -3 became 4294967293).
+TEST_F(Cli, CountsAreWholeNumbersInRange) {
+    expect_bad({"run", "--explain", "0x40", "--explain-count", "-3"},
+               "--explain-count -3: expected a whole number from 1 to 1000000");
+    expect_bad({"run", "--explain", "0x40", "--explain-count", "2.5"}, "--explain-count 2.5: expected a whole number");
+    expect_bad({"run", "--trace", "t.json", "--trace-max-events", "0"}, "--trace-max-events 0: expected a whole number from 1");
+    expect_bad({"sweep", "--vary", "run.seed=1,2", "-j", "-1"}, "--jobs -1: expected a whole number from 1 to 256");
+    expect_bad({"validate", "--quick", "-j", "x"}, "--jobs x: expected a whole number from 1 to 256");
+}
+
 TEST_F(Cli, ExplainPrintsTheLinesMessageSequence) {
     expect_bad({"run", "--explain", "lock"}, "--explain: 'lock' is not an address");
     const auto r = run({"run", "--duration", "2us", "--explain", "0x10000040", "--explain-count", "4"});
