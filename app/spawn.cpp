@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <spawn.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -24,7 +25,8 @@ unsigned host_cores() {
 }
 
 namespace {
-pid_t start(const child_job& j, const std::string& self) {
+pid_t start(const child_job& j, const std::string& self_path) {
+    const std::string& self = j.program.empty() ? self_path : j.program;
     std::vector<std::string> args = {self};
     args.insert(args.end(), j.args.begin(), j.args.end());
     std::vector<char*> argv;
@@ -62,7 +64,8 @@ void run_children(std::vector<child_job>& jobs, unsigned parallel, const std::fu
             ++next;
         }
         int status = 0;
-        const pid_t pid = waitpid(-1, &status, 0);
+        rusage ru{};
+        const pid_t pid = wait4(-1, &status, 0, &ru);
         if (pid < 0) {
             if (errno == EINTR) continue;
             throw std::runtime_error("waitpid failed: " + std::string(std::strerror(errno)));
@@ -72,6 +75,7 @@ void run_children(std::vector<child_job>& jobs, unsigned parallel, const std::fu
         child_job& j = jobs[it->second];
         j.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
         j.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started[it->second]).count();
+        j.peak_rss_kib = static_cast<std::uint64_t>(ru.ru_maxrss);
         const std::size_t index = it->second;
         running.erase(it);
         ++finished;

@@ -2,6 +2,7 @@
 // elaborates once per process, so every simulation is its own process).
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -10,9 +11,11 @@ namespace cohsim {
 
 struct child_job {
     std::vector<std::string> args;  // after the program: e.g. {"run", CONFIG, "-q", ...}
+    std::string program;            // empty: this binary
     std::string log;                // stdout and stderr go here
     int status = -1;                // exit status, or 128 + signal
     double host_seconds = 0;
+    std::uint64_t peak_rss_kib = 0;  // the child's peak resident memory
 };
 
 // The running cohsim binary (/proc/self/exe).

@@ -1,16 +1,9 @@
 #include "app/trace.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <charconv>
-#include <cstdio>
 #include <cstring>
-#include <filesystem>
-#include <stdexcept>
+#include <cstdio>
 
 namespace cohsim {
 
@@ -65,39 +58,15 @@ void append_string(std::string& out, const std::string& s) {
     out += '"';
 }
 
-[[noreturn]] void cannot_write(const std::string& path, const std::string& what) {
-    throw std::runtime_error(path + ": cannot write the trace: " + what + ": " + std::strerror(errno));
-}
 }  // namespace
 
 trace_recorder::trace_recorder(const std::string& path, duration from, duration to, std::size_t max_events)
-    : m_path(path), m_from(from), m_to(to), m_max(max_events) {
-    namespace fs = std::filesystem;
-    const fs::path target(path);
-    const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-    m_tmp = (dir / ("." + target.filename().string() + ".XXXXXX")).string();
-    m_fd = mkstemp(m_tmp.data());
-    if (m_fd < 0) cannot_write(path, "cannot create a file in " + dir.string());
+    : m_file(path), m_from(from), m_to(to), m_max(max_events) {
     m_buf = "{\"traceEvents\":[\n";
 }
 
-trace_recorder::~trace_recorder() {
-    if (m_fd >= 0) {
-        ::close(m_fd);
-        ::unlink(m_tmp.c_str());
-    }
-}
-
 void trace_recorder::flush() {
-    std::size_t off = 0;
-    while (off < m_buf.size()) {
-        const ssize_t n = ::write(m_fd, m_buf.data() + off, m_buf.size() - off);
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            cannot_write(m_path, "write failed");
-        }
-        off += static_cast<std::size_t>(n);
-    }
+    m_file.write(m_buf);
     m_buf.clear();
 }
 
@@ -234,17 +203,7 @@ std::string trace_recorder::finish(duration end) {
     m_buf += ",\"events\":" + std::to_string(m_written) + ",\"event_cap\":" + std::to_string(m_max) +
              ",\"truncated\":" + (m_truncated ? "true" : "false") + "}}\n";
     flush();
-    fchmod(m_fd, 0644);
-    if (::fsync(m_fd) != 0 || ::close(m_fd) != 0) {
-        m_fd = -1;
-        ::unlink(m_tmp.c_str());
-        cannot_write(m_path, "flush failed");
-    }
-    m_fd = -1;
-    if (std::rename(m_tmp.c_str(), m_path.c_str()) != 0) {
-        ::unlink(m_tmp.c_str());
-        cannot_write(m_path, "rename failed");
-    }
+    m_file.commit();
     if (!m_truncated) return "";
     return "the trace stopped at " + std::to_string(m_max) + " events (at " + to_string(m_truncated_at) +
            " simulated; otherData.recorded_to_us says so); use --trace-window START:END or --trace-lines to keep it smaller";

@@ -29,6 +29,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/files.h"
 #include "sim/observer.h"
 #include "sim/units.h"
 
@@ -40,7 +41,6 @@ public:
     // the file. Throws std::runtime_error naming the path when it cannot be
     // written (before the run, not after it).
     trace_recorder(const std::string& path, duration from, duration to, std::size_t max_events = 2'000'000);
-    ~trace_recorder() override;  // without finish(): the temporary file is removed
 
     // Lines whose L1 states get tracks (line addresses).
     void trace_line(std::uint64_t line) { m_lines.insert(line); }
@@ -85,8 +85,7 @@ private:
     void put(const std::string& name, const event& e);
     void flush();
 
-    std::string m_path, m_tmp;
-    int m_fd = -1;
+    atomic_file m_file;  // without finish(), nothing is left behind
     std::string m_buf;  // formatted events not yet written
     bool m_first = true;
     duration m_from, m_to;

@@ -13,11 +13,8 @@
 // (this program again, or `cohsim run` for the traced run), and prints one row
 // each as a Markdown table; --full adds the full `cohsim validate -j 2` (minutes).
 // No thresholds: a report, not a test.
-#include <sys/resource.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -26,7 +23,9 @@
 
 #include "app/platform.h"
 #include "app/results.h"
+#include "app/spawn.h"
 #include "app/system.h"
+#include "sim/files.h"
 #include "sim/kernel.h"
 #include "sim/log.h"
 #include "sim/runner.h"
@@ -66,41 +65,14 @@ int one_scenario(const std::string& file, const std::vector<std::pair<std::strin
     return 0;
 }
 
-struct child_run {
-    int status = -1;
-    double host_s = 0;
-    std::uint64_t peak_rss_kib = 0;
-    std::string out;
-};
-
-// Runs argv[0] with its output captured; its peak memory from wait4.
-child_run run_child(const std::vector<std::string>& argv) {
-    child_run r;
-    int fds[2];
-    if (pipe(fds) != 0) return r;
-    const auto t0 = std::chrono::steady_clock::now();
-    const pid_t pid = fork();
-    if (pid == 0) {
-        dup2(fds[1], 1);
-        close(fds[0]);
-        close(fds[1]);
-        std::vector<char*> a;
-        for (const auto& s : argv) a.push_back(const_cast<char*>(s.c_str()));
-        a.push_back(nullptr);
-        execv(a[0], a.data());
-        _exit(127);
-    }
-    close(fds[1]);
-    char buf[4096];
-    for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;) r.out.append(buf, static_cast<std::size_t>(n));
-    close(fds[0]);
-    int st = 0;
-    rusage ru{};
-    wait4(pid, &st, 0, &ru);
-    r.host_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    r.peak_rss_kib = static_cast<std::uint64_t>(ru.ru_maxrss);
-    return r;
+// One child at a time (this program again, or cohsim): its output, host time and peak memory.
+child_job run_child(const std::string& program, std::vector<std::string> args, const std::string& log) {
+    std::vector<child_job> jobs(1);
+    jobs[0].program = program;
+    jobs[0].args = std::move(args);
+    jobs[0].log = log;
+    run_children(jobs, 1, [](std::size_t) {});
+    return jobs[0];
 }
 
 std::string fmt(const char* f, double v) {
@@ -113,6 +85,9 @@ int suite(const std::string& self, std::string cohsim, bool full) {
     namespace fs = std::filesystem;
     const fs::path src = COHSIM_SOURCE_DIR;
     if (cohsim.empty()) cohsim = (fs::path(self).parent_path() / "cohsim").string();
+    const fs::path tmp = fs::temp_directory_path() / ("cohsim_bench_" + std::to_string(getpid()));
+    fs::create_directories(tmp);
+    const std::string log = (tmp / "log").string();
     struct scenario {
         std::string name, config, duration;
     };
@@ -125,17 +100,18 @@ int suite(const std::string& self, std::string cohsim, bool full) {
                  "per acquisition | events per host s | peak memory |\n|---|---|---|---|---|---|---|---|\n";
     int failures = 0;
     for (const auto& s : scenarios) {
-        std::vector<std::string> argv = {self};
-        if (!s.config.empty()) argv.push_back(s.config);
-        argv.insert(argv.end(), {"--duration", s.duration});
-        const child_run r = run_child(argv);
-        const auto line = r.out.rfind("{\"");
+        std::vector<std::string> args;
+        if (!s.config.empty()) args.push_back(s.config);
+        args.insert(args.end(), {"--duration", s.duration});
+        const child_job r = run_child(self, args, log);
+        const std::string out = read_file(log);
+        const auto line = out.rfind("{\"");
         if (r.status != 0 || line == std::string::npos) {
             std::cout << "| " << s.name << " | failed (exit " << r.status << ") | | | | | | |\n";
             ++failures;
             continue;
         }
-        const json j = json::parse(r.out.substr(line));
+        const json j = json::parse(out.substr(line));
         std::cout << "| " << s.name << " | " << s.duration << " | " << fmt("%.2f", j["host_s"].get<double>()) << " | "
                   << fmt("%.3g", j["sim_s_per_host_s"].get<double>()) << " | "
                   << fmt("%.1f", j["events_per_acquisition"].get<double>()) << " | "
@@ -145,26 +121,24 @@ int suite(const std::string& self, std::string cohsim, bool full) {
         std::cout.flush();
     }
     // The traced default run against the same run untraced.
-    const fs::path tmp = fs::temp_directory_path() / ("cohsim_bench_" + std::to_string(getpid()));
-    fs::create_directories(tmp);
-    const child_run plain = run_child({cohsim, "run", "--duration", "100ms", "-q", "--out", (tmp / "a").string()});
-    const child_run traced = run_child({cohsim, "run", "--duration", "100ms", "-q", "--out", (tmp / "b").string(), "--trace",
-                                        (tmp / "t.json").string()});
+    const child_job plain = run_child(cohsim, {"run", "--duration", "100ms", "-q", "--out", (tmp / "a").string()}, log);
+    const child_job traced = run_child(
+        cohsim, {"run", "--duration", "100ms", "-q", "--out", (tmp / "b").string(), "--trace", (tmp / "t.json").string()}, log);
     std::error_code ec;
     const auto trace_bytes = fs::file_size(tmp / "t.json", ec);
     if (plain.status == 0 && traced.status == 0) {
         std::cout << "| default, 100 ms, `--trace` (" << fmt("%.0f MB file", ec ? 0.0 : trace_bytes / 1e6) << ") | 100ms | "
-                  << fmt("%.2f", traced.host_s) << " | " << fmt("%.3g", 0.1 / traced.host_s) << " | "
-                  << fmt("%.1fx the untraced run", traced.host_s / plain.host_s) << " | | | "
+                  << fmt("%.2f", traced.host_seconds) << " | " << fmt("%.3g", 0.1 / traced.host_seconds) << " | "
+                  << fmt("%.1fx the untraced run", traced.host_seconds / plain.host_seconds) << " | | | "
                   << fmt("%.1f MB", traced.peak_rss_kib / 1024.0) << " |\n";
     } else {
         std::cout << "| default, 100 ms, `--trace` | failed | | | | | | |\n";
         ++failures;
     }
     if (full) {
-        const child_run v = run_child({cohsim, "validate", "-j", "2", "--out", (tmp / "validate").string()});
+        const child_job v = run_child(cohsim, {"validate", "-j", "2", "--out", (tmp / "validate").string()}, log);
         std::cout << "| full `cohsim validate -j 2` (" << (v.status == 0 ? "all rows pass" : "rows fail") << ") | | "
-                  << fmt("%.1f", v.host_s) << " | | | | | " << fmt("%.1f MB", v.peak_rss_kib / 1024.0) << " |\n";
+                  << fmt("%.1f", v.host_seconds) << " | | | | | " << fmt("%.1f MB", v.peak_rss_kib / 1024.0) << " |\n";
     }
     fs::remove_all(tmp, ec);
     return failures ? 1 : 0;

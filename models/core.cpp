@@ -168,7 +168,7 @@ core::core(const sc_core::sc_module_name& name, std::string id, std::string clus
       m_queue(kernel::queue()),
       m_stats(m_id),
       m_process(std::make_unique<process>(m_id, [this] { run(); })) {
-    m_queue.start(*m_process);
+    m_queue.ready(*m_process);
 }
 
 void core::connect(memory_system* mem, unsigned agent, const std::vector<core*>* all_cores) {

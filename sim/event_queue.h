@@ -50,9 +50,8 @@ public:
     void at(duration when, std::uint64_t rank, action a);
     std::size_t pending() const { return m_q.size(); }
 
-    // A process runs for the first time at time 0, in the order started.
-    void start(process& p) { ready(p); }
-    // Runs `p` after the actions of the current time (once, however often readied).
+    // Runs `p` after the actions of the current time (once, however often
+    // readied); readied while elaborating, it starts at time 0, in that order.
     void ready(process& p);
     // The waiter of `s`, if any, is ready.
     void notify(signal& s) {

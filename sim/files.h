@@ -10,6 +10,25 @@ namespace cohsim {
 // reader sees either the old file or the whole new one. Throws
 // std::runtime_error naming the path on failure.
 void write_file_atomic(const std::string& path, const std::string& content);
+
+// A file written bit by bit and put in place whole: a temporary file beside
+// `path` (created at once, so an unwritable path fails before any work) until
+// commit() renames it. Destroyed without commit(), the temporary is removed.
+// Errors throw std::runtime_error naming the path.
+class atomic_file {
+public:
+    explicit atomic_file(const std::string& path);
+    ~atomic_file();
+    atomic_file(const atomic_file&) = delete;
+    atomic_file& operator=(const atomic_file&) = delete;
+    void write(const std::string& bytes);
+    void commit();
+
+private:
+    [[noreturn]] void fail(const std::string& what);
+    std::string m_path, m_tmp;
+    int m_fd = -1;
+};
 // A whole file as text ("" when it cannot be read).
 std::string read_file(const std::string& path);
 

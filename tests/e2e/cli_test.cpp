@@ -587,7 +587,7 @@ TEST_F(Cli, TraceIsValidTraceEventJson) {
     expect_bad({"run", "--trace", "x.json", "--trace-window", "5ms:1ms"}, "the window ends before it starts");
     expect_bad({"run", "--trace-lines", "0x40"}, "--trace-window, --trace-lines and --trace-max-events need --trace FILE");
     expect_bad({"run", "--trace", "x.json", "--trace-max-events", "-3"}, "--trace-max-events -3: expected a whole number");
-    expect_bad({"run", "--trace", "no/such/dir/x.json"}, "no/such/dir/x.json: cannot write the trace");
+    expect_bad({"run", "--trace", "no/such/dir/x.json"}, "--trace no/such/dir/x.json: cannot write");
     const auto r = run({"run", "--duration", "300us", "--trace", "t.json", "-q", "--set",
                         "workload.threads.1.cpu_relax=wfe_backoff", "--set", "workload.params.THRESHOLD=10", "--set",
                         "clusters.big.timing.irq_interval=50us", "--set", "clusters.big.timing.irq_handler=1us"});
