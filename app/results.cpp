@@ -186,7 +186,11 @@ json make_result(const system_model& sys, const run_outcome& run, const std::str
     j["config"] = to_json(effective_config(cfg));
     const auto parts = per_core_groups(sys);
     const contention judged = judge_run(sys, run);
-    if (!judged.cores.empty()) j["fairness"] = {{"jain", judged.jain}, {"contending_cores", judged.cores.size()}};
+    if (!judged.cores.empty())
+        j["fairness"] = {{"jain", judged.jain},
+                         {"contending_cores", judged.cores.size()},
+                         {"turn_ns", judged.turn_ns},
+                         {"enough_samples", judged.enough}};
     json cores = json::array();
     for (const auto& c : sys.cores()) {
         json o;
@@ -224,6 +228,7 @@ json make_result(const system_model& sys, const run_outcome& run, const std::str
                             sys.memory().peek(private_base + c->agent() * private_stride + sym.offset, 8);
         if (const contender_result* v = verdict_of(judged, c->id())) {
             o["lock"]["longest_wait_ns"] = v->longest_wait_ns;
+            o["lock"]["longest_wait_turns"] = v->longest_wait_turns;
             o["lock"]["share"] = v->share;
             o["lock"]["verdict"] = name(v->v);
             o["lock"]["reason"] = v->reason;
@@ -312,8 +317,10 @@ std::string format_table(const system_model& sys, const run_outcome& run) {
         char jain[32];
         std::snprintf(jain, sizeof jain, "%.4f", judged.jain);
         os << "\nfairness (Jain's index, 1 = even): " << jain << "\n";
-        for (const auto& v : judged.cores)
-            if (v.v != verdict::fair) os << v.reason << "\n";
+        if (!judged.enough) os << judged.cores.front().reason.substr(judged.cores.front().id.size() + 2) << "\n";
+        else
+            for (const auto& v : judged.cores)
+                if (v.v != verdict::fair) os << v.reason << "\n";
     }
     // The lines that carried the most coherence traffic.
     const auto busy = busiest_lines(sys, 3);

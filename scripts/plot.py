@@ -27,7 +27,8 @@ matplotlib.use("Agg")
 matplotlib.rcParams["svg.hashsalt"] = "cohsim"  # identical SVGs for identical results
 import matplotlib.pyplot as plt  # noqa: E402
 
-VERDICT_COLOURS = {"fair": "#4c9a2a", "DISADVANTAGED": "#e0a100", "STARVED": "#c0392b"}
+VERDICT_COLOURS = {"fair": "#4c9a2a", "DISADVANTAGED": "#e0a100", "STARVED": "#c0392b", "DOMINANT": "#2c5d9a",
+                   "too few samples": "#bbbbbb"}
 
 
 def fail(msg):

@@ -129,6 +129,7 @@ TEST_F(Cli, DefaultRunPrintsTableAndWritesDocumentedJson) {
     EXPECT_GT(j["cores"][7]["lock"]["acquisitions"].get<std::uint64_t>(), 100'000u);
     EXPECT_LT(j["cores"][2]["lock"]["acquisitions"].get<std::uint64_t>(), 100u);
     EXPECT_EQ(j["cores"][2]["lock"]["verdict"], "STARVED");
+    EXPECT_EQ(j["cores"][7]["lock"]["verdict"], "DOMINANT");  // it shuts the little core out: not "fair"
     EXPECT_NE(r.out.find("little.2 STARVED"), std::string::npos) << r.out;
     EXPECT_EQ(j["cores"][2]["lock"]["wait_ns"]["count"], j["cores"][2]["lock"]["acquisitions"]);
     EXPECT_TRUE(j["cores"][2]["l1"].contains("misses"));
@@ -752,4 +753,30 @@ TEST_F(Cli, EffectiveConfigFindsTheUsersOwnProgram) {
     EXPECT_NE(cfg.find((m_dir / "mine" / "spin.s").string()), std::string::npos) << cfg;
     const auto again = run({"run", "elsewhere/out/config.yaml", "--out", "again", "-q"});
     EXPECT_EQ(again.status, 0) << again.err;
+}
+
+TEST_F(Cli, VerdictsHoldAcrossRunLengths) {
+    // The 28-thread spinlock: at 100 us (about 41 acquisitions per core) too
+    // few samples for any label; at 1 ms every core fair, as Jain's index
+    // (0.9999...) says. A longest wait measured against the run's length called
+    // all 28 DISADVANTAGED at 100 us.
+    const std::string cfg = COHSIM_SOURCE_DIR "/configs/calibration/spinlock_28_threads.yaml";
+    std::map<std::string, std::set<std::string>> labels;
+    for (const char* d : {"100us", "1ms"}) {
+        const auto r = run({"run", cfg, "--duration", d, "-q", "--out", std::string("v") + d});
+        ASSERT_EQ(r.status, 0) << r.err;
+        const json j = read_json(std::string("v") + d + "/result.json");
+        for (const auto& c : j["cores"])
+            if (c.contains("lock") && c["lock"].contains("verdict")) labels[d].insert(c["lock"]["verdict"].get<std::string>());
+        EXPECT_EQ(j["fairness"]["contending_cores"], 28);
+        EXPECT_GT(j["fairness"]["jain"].get<double>(), 0.999);
+        EXPECT_EQ(j["fairness"]["enough_samples"], std::string(d) == "1ms");
+    }
+    EXPECT_EQ(labels["100us"], std::set<std::string>{"too few samples"});
+    EXPECT_EQ(labels["1ms"], std::set<std::string>{"fair"});
+    // 1 ns: nothing acquired, no label.
+    const auto r = run({"run", "--duration", "1ns", "--out", "v1ns"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("too few samples: 0 acquisitions per core"), std::string::npos) << r.out;
+    EXPECT_EQ(read_json("v1ns/result.json")["cores"][2]["lock"]["verdict"], "too few samples");
 }
