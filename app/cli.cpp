@@ -26,6 +26,7 @@
 #include "app/system.h"
 #include "app/text_table.h"
 #include "app/sweep.h"
+#include "app/predict.h"
 #include "app/explain.h"
 #include "app/trace.h"
 #include "app/validate.h"
@@ -57,6 +58,9 @@ commands:
   params           list every config parameter: path, type, unit, default,
                    description
   sweep [CONFIG]   run a grid of config values in parallel, resumable; results.csv
+  predict [CONFIG] an ensemble over the config's uncertain values and seeds:
+                   each core's median and 5-95% band, verdicts with their
+                   probability, what the outcome depends on most
   plot RUN_DIR     draw a run's wait histograms and shares (PNG and SVG)
   protocol         print the coherence protocol's tables as the simulator runs
                    them (Markdown), optionally with a run's transition counts
@@ -72,6 +76,7 @@ examples:
   cohsim validate --quick                         # calibration, short runs
   cohsim run --out runs/a && cohsim plot runs/a   # plots of a run
   cohsim sweep --vary clusters.little.freq=600MHz:1.8GHz:200MHz --out s1
+  cohsim predict -n 32 --out p1                   # bands and probabilities, not one number
 
 Every command takes --help. Exit status: 0 ok, 1 simulation failed,
 2 bad input, 130 interrupted (partial results written).
@@ -474,18 +479,41 @@ std::string md_escape(std::string s) {
 }
 
 int cmd_params(const std::vector<std::string>& args) {
+    std::vector<std::string> sets;
     po::options_description d("options");
-    d.add_options()("markdown", "print a Markdown table (as in README.md)")("help,h", "show this help");
+    d.add_options()("markdown", "print a Markdown table (as in README.md)")  //
+        ("ranges", "list the uncertain values (NOMINAL ~ LO..HI) of CONFIG (the built-in default without one) instead")  //
+        ("set", po::value(&sets)->composing()->value_name("PATH=VALUE"), "with --ranges: override a config value")  //
+        ("help,h", "show this help");
     const parsed_args p = parse_args(args, d);
     if (p.vm.count("help")) {
-        std::cout << "usage: cohsim params [--markdown]\n\n"
+        std::cout << "usage: cohsim params [--markdown]\n"
+                     "       cohsim params --ranges [CONFIG] [--set PATH=VALUE]...\n\n"
                      "Lists every config parameter: its path (<cluster> stands for any cluster name),\n"
                      "type, accepted units, default ('(required)' if it has none), allowed values and\n"
-                     "description. The list is generated from the same declarations that parse configs.\n\n"
-                  << d << "\nexample:\n  cohsim params | grep clusters\n";
+                     "description. The list is generated from the same declarations that parse configs.\n"
+                     "Any number or quantity may be given with its uncertainty, NOMINAL ~ LO..HI\n"
+                     "(e.g. request_latency: 26cycles ~ 20cycles..34cycles): a run uses NOMINAL,\n"
+                     "`cohsim predict` draws from the range. --ranges lists a config's ranges.\n\n"
+                  << d << "\nexamples:\n  cohsim params | grep clusters\n  cohsim params --ranges configs/platforms/asr_4xa53_4xa73.yaml\n";
         return exit_ok;
     }
-    if (!p.positional.empty()) throw usage_error("'params' takes no arguments, got '" + p.positional.front() + "'");
+    if (p.vm.count("ranges")) {
+        const platform_config cfg = load_platform(config_arg(p, "params --ranges"), numbered(sets));
+        text_table t;
+        t.header({"parameter", "nominal", "range", "width"});
+        for (const auto& u : cfg.uncertain) {
+            char w[32];
+            std::snprintf(w, sizeof w, "%+.0f%% / %+.0f%%", u.nominal ? 100.0 * (double(u.lo) - double(u.nominal)) / double(u.nominal) : 0.0,
+                          u.nominal ? 100.0 * (double(u.hi) - double(u.nominal)) / double(u.nominal) : 0.0);
+            t.row({u.path, u.format(u.nominal), u.format(u.lo) + ".." + u.format(u.hi), w});
+        }
+        if (cfg.uncertain.empty()) std::cout << "no uncertain values (NOMINAL ~ LO..HI) in this config\n";
+        else std::cout << t.str();
+        return exit_ok;
+    }
+    if (!sets.empty()) throw usage_error("--set needs --ranges (the parameter list does not depend on a config)");
+    if (!p.positional.empty()) throw usage_error("'params' takes no arguments, got '" + p.positional.front() + "' (a config's ranges: --ranges CONFIG)");
     const auto params = cfg::list_params<platform_config>();
     if (p.vm.count("markdown")) {
         std::cout << "| path | type | units | default | allowed | description |\n|---|---|---|---|---|---|\n";
@@ -532,8 +560,9 @@ int cli_main(int argc, const char* const* argv) {
         if (cmd == "validate") return cmd_validate(args);
         if (cmd == "plot") return cmd_plot(args);
         if (cmd == "sweep") return cmd_sweep(args);
+        if (cmd == "predict") return cmd_predict(args);
         if (cmd == "protocol") return cmd_protocol(args);
-        throw usage_error("unknown command '" + cmd + "' (expected run, config, params, sweep, validate, plot or protocol)");
+        throw usage_error("unknown command '" + cmd + "' (expected run, config, params, sweep, predict, validate, plot or protocol)");
     } catch (const usage_error& e) {
         std::cerr << "cohsim: " << e.what() << "\nTry 'cohsim --help' or 'cohsim COMMAND --help'.\n";
         return exit_bad_input;

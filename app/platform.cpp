@@ -108,9 +108,17 @@ void platform_config::describe(cfg::struct_schema<platform_config>& s) {
 platform_config load_platform(const std::string& file, const std::vector<std::pair<std::string, std::string>>& overrides) {
     cfg::node root = file.empty() ? cfg::load_text(default_config_yaml, default_config_name, ".") : cfg::load_file(file);
     for (const auto& [origin, assignment] : overrides) cfg::apply_override(root, assignment, origin);
-    return cfg::load_config<platform_config>(root);
+    std::vector<cfg::uncertain_param> uncertain;
+    platform_config c = cfg::load_config<platform_config>(root, &uncertain);
+    c.uncertain = std::move(uncertain);
+    return c;
 }
 
-cfg::node effective_config(const platform_config& c) { return cfg::dump_config(c); }
+cfg::node effective_config(const platform_config& c) {
+    cfg::node n = cfg::dump_config(c);
+    for (const auto& u : c.uncertain)
+        if (cfg::node* v = cfg::find_path(n, u.path)) v->text = u.text(), v->s = cfg::node::style::text;
+    return n;
+}
 
 }  // namespace cohsim

@@ -47,6 +47,9 @@ struct platform_config {
     memory_params memory;
     generic_timer_params timer;
     workload_params workload;
+    // The values the file gives as NOMINAL ~ LO..HI, in document order (not a
+    // key: filled by load_platform; the run uses each nominal value).
+    std::vector<cfg::uncertain_param> uncertain;
     static void describe(cfg::struct_schema<platform_config>& s);
 };
 
@@ -55,6 +58,8 @@ struct platform_config {
 // validates. Throws cfg::config_error.
 platform_config load_platform(const std::string& file,
                               const std::vector<std::pair<std::string, std::string>>& overrides);
+// The effective config: every key with its value, the uncertain ones written
+// NOMINAL ~ LO..HI as in the file.
 cfg::node effective_config(const platform_config& c);
 
 // The built-in default scenario (configs/default.yaml, compiled in).

@@ -192,6 +192,51 @@ std::vector<std::vector<std::string>> sweep_points(const std::vector<sweep_axis>
 
 // ---- the command ------------------------------------------------------------
 
+json sweep_def::to_json() const {
+    json j;
+    j["config"] = config;
+    j["sets"] = sets;
+    j["zip"] = zip;
+    json ax = json::array();
+    for (const auto& a : axes) ax.push_back({{"path", a.path}, {"values", a.values}});
+    j["axes"] = ax;
+    return j;
+}
+
+sweep_def sweep_def::from_json(const json& j) {
+    sweep_def d;
+    d.config = j.at("config").get<std::string>();
+    d.sets = j.at("sets").get<std::vector<std::string>>();
+    d.zip = j.at("zip").get<bool>();
+    for (const auto& a : j.at("axes")) d.axes.push_back({a.at("path").get<std::string>(), a.at("values").get<std::vector<std::string>>()});
+    return d;
+}
+
+std::vector<std::string> sweep_def::run_args(const std::vector<std::string>& point, const std::string& out) const {
+    std::vector<std::string> args = {"run"};
+    if (!config.empty()) args.push_back(config);
+    for (const auto& s : sets) args.insert(args.end(), {"--set", s});
+    for (std::size_t i = 0; i < axes.size(); ++i) args.insert(args.end(), {"--set", axes[i].path + "=" + point[i]});
+    args.insert(args.end(), {"-q", "--out", out});
+    return args;
+}
+
+void check_same_sweep(const sweep_def& def, const fs::path& dir, const std::string& out_dir) {
+    if (!fs::exists(dir / "sweep.json")) return;
+    json old = json::parse(read_file((dir / "sweep.json").string()));
+    old.erase("points");
+    old.erase("summary");
+    if (old != def.to_json())
+        throw usage_error(out_dir + " holds another sweep (its sweep.json differs from this command); use another --out");
+}
+
+std::string point_name(std::size_t k) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%04zu", k);
+    return buf;
+}
+
+
 namespace {
 
 const char* const sweep_help = R"(usage: cohsim sweep [CONFIG] --vary PATH=SPEC [--vary ...] [OPTIONS]
@@ -224,12 +269,6 @@ examples:
   cohsim sweep --vary run.seed=1:100:1 --out s4 --emit slurm    # then: sbatch s4/sweep.sbatch; cohsim sweep --merge s4
 )";
 
-std::string point_name(std::size_t k) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%04zu", k);
-    return buf;
-}
-
 std::string tail_of(const std::string& text, std::size_t lines) {
     std::size_t pos = text.size();
     for (std::size_t n = 0; n <= lines && pos > 0; ++n) {
@@ -257,40 +296,6 @@ std::string clock_text(double s) {
         std::snprintf(buf, sizeof buf, "%ldm%02lds", t / 60, t % 60);
     return buf;
 }
-
-struct sweep_def {
-    std::string config;                 // "" = the built-in default
-    std::vector<std::string> sets;      // --set overrides, in order
-    std::vector<sweep_axis> axes;
-    bool zip = false;
-
-    json to_json() const {
-        json j;
-        j["config"] = config;
-        j["sets"] = sets;
-        j["zip"] = zip;
-        json ax = json::array();
-        for (const auto& a : axes) ax.push_back({{"path", a.path}, {"values", a.values}});
-        j["axes"] = ax;
-        return j;
-    }
-    static sweep_def from_json(const json& j) {
-        sweep_def d;
-        d.config = j.at("config").get<std::string>();
-        d.sets = j.at("sets").get<std::vector<std::string>>();
-        d.zip = j.at("zip").get<bool>();
-        for (const auto& a : j.at("axes")) d.axes.push_back({a.at("path").get<std::string>(), a.at("values").get<std::vector<std::string>>()});
-        return d;
-    }
-    std::vector<std::string> run_args(const std::vector<std::string>& point, const std::string& out) const {
-        std::vector<std::string> args = {"run"};
-        if (!config.empty()) args.push_back(config);
-        for (const auto& s : sets) args.insert(args.end(), {"--set", s});
-        for (std::size_t i = 0; i < axes.size(); ++i) args.insert(args.end(), {"--set", axes[i].path + "=" + point[i]});
-        args.insert(args.end(), {"-q", "--out", out});
-        return args;
-    }
-};
 
 enum class point_state { todo, done, failed };
 
@@ -371,6 +376,63 @@ child_job point_job(const fs::path& dir, const sweep_def& def, const std::vector
 
 }  // namespace
 
+int run_sweep(const sweep_def& def, const fs::path& dir, unsigned jobs, const std::string& out_dir) {
+    const auto pts = sweep_points(def.axes, def.zip);
+    fs::create_directories(dir / "points");
+    check_same_sweep(def, dir, out_dir);
+    // Stale partial points of an interrupted sweep go; finished ones stay.
+    for (const auto& e : fs::directory_iterator(dir / "points"))
+        if (e.path().extension() == ".tmp") fs::remove_all(e.path());
+    std::vector<std::size_t> todo;
+    for (std::size_t k = 0; k < pts.size(); ++k)
+        if (state_of(dir, k) != point_state::done) todo.push_back(k);
+    aggregate(dir, def);
+    const bool tty = isatty(STDERR_FILENO);
+    std::cerr << "cohsim sweep: " << pts.size() << " points, " << pts.size() - todo.size() << " already done, " << todo.size()
+              << " to run, " << jobs << " at a time, in " << out_dir << "\n";
+    std::vector<child_job> children;
+    for (std::size_t k : todo) children.push_back(point_job(dir, def, pts[k], k));
+    const auto t0 = std::chrono::steady_clock::now();
+    std::size_t finished = 0;
+    int failed_now = 0;
+    // The aggregate re-reads every finished point: brought up to date at most
+    // every 2 s, and never taking more than a fifth of the time, so a sweep of
+    // many short points stays linear. points/ is the record either way.
+    auto last_aggregate = t0;
+    double aggregate_cost = 0;
+    auto refresh = [&] {
+        const auto now = std::chrono::steady_clock::now();
+        if (std::chrono::duration<double>(now - last_aggregate).count() < std::max(2.0, 4 * aggregate_cost)) return;
+        aggregate(dir, def);
+        last_aggregate = std::chrono::steady_clock::now();
+        aggregate_cost = std::chrono::duration<double>(last_aggregate - now).count();
+    };
+    run_children(children, jobs, [&](std::size_t i) {
+        const std::size_t k = todo[i];
+        finish_point(dir, k, children[i]);
+        ++finished;
+        const bool ok = state_of(dir, k) == point_state::done;
+        failed_now += !ok;
+        const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        const double eta = el / static_cast<double>(finished) * static_cast<double>(todo.size() - finished);
+        std::ostringstream line;
+        line << "[" << finished << "/" << todo.size() << "] " << failed_now << " failed, elapsed " << clock_text(el) << ", ETA "
+             << clock_text(eta);
+        if (tty)
+            std::cerr << "\r" << line.str() << "   " << std::flush;
+        else
+            std::cerr << line.str() << ": point " << k << (ok ? " done" : " FAILED (see points/" + point_name(k) + ".error)")
+                      << "\n";
+        refresh();  // results so far, in case the sweep is killed
+    });
+    if (tty && !todo.empty()) std::cerr << "\n";
+    const int failed = aggregate(dir, def);
+    std::cout << pts.size() - static_cast<std::size_t>(failed) << " of " << pts.size() << " points done"
+              << (failed ? ", " + std::to_string(failed) + " failed (see " + out_dir + "/points/*.error)" : "") << "; "
+              << (dir / "results.csv").string() << "\n";
+    return failed ? 1 : 0;
+}
+
 int cmd_sweep(const std::vector<std::string>& args) {
     namespace po = boost::program_options;
     std::vector<std::string> sets, varies, positional;
@@ -424,14 +486,7 @@ int cmd_sweep(const std::vector<std::string>& args) {
 
     const fs::path dir = fs::absolute(out_dir);
     fs::create_directories(dir / "points");
-    // The same directory must hold the same sweep.
-    if (fs::exists(dir / "sweep.json")) {
-        json old = json::parse(read_file((dir / "sweep.json").string()));
-        old.erase("points");
-        old.erase("summary");
-        if (old != def.to_json())
-            throw usage_error(out_dir + " holds another sweep (its sweep.json differs from this command); use another --out");
-    }
+    check_same_sweep(def, dir, out_dir);
     if (point >= 0) {
         if (static_cast<std::size_t>(point) >= pts.size())
             throw usage_error("--point " + std::to_string(point) + ": the sweep has points 0 to " + std::to_string(pts.size() - 1));
@@ -460,57 +515,7 @@ int cmd_sweep(const std::vector<std::string>& args) {
         return 0;
     }
 
-    // Stale partial points of an interrupted sweep go; finished ones stay.
-    for (const auto& e : fs::directory_iterator(dir / "points"))
-        if (e.path().extension() == ".tmp") fs::remove_all(e.path());
-    std::vector<std::size_t> todo;
-    for (std::size_t k = 0; k < pts.size(); ++k)
-        if (state_of(dir, k) != point_state::done) todo.push_back(k);
-    aggregate(dir, def);
-    const bool tty = isatty(STDERR_FILENO);
-    std::cerr << "cohsim sweep: " << pts.size() << " points, " << pts.size() - todo.size() << " already done, " << todo.size()
-              << " to run, " << jobs << " at a time, in " << out_dir << "\n";
-    std::vector<child_job> children;
-    for (std::size_t k : todo) children.push_back(point_job(dir, def, pts[k], k));
-    const auto t0 = std::chrono::steady_clock::now();
-    std::size_t finished = 0;
-    int failed_now = 0;
-    // The aggregate re-reads every finished point: brought up to date at most
-    // every 2 s, and never taking more than a fifth of the time, so a sweep of
-    // many short points stays linear. points/ is the record either way.
-    auto last_aggregate = t0;
-    double aggregate_cost = 0;
-    auto refresh = [&] {
-        const auto now = std::chrono::steady_clock::now();
-        if (std::chrono::duration<double>(now - last_aggregate).count() < std::max(2.0, 4 * aggregate_cost)) return;
-        aggregate(dir, def);
-        last_aggregate = std::chrono::steady_clock::now();
-        aggregate_cost = std::chrono::duration<double>(last_aggregate - now).count();
-    };
-    run_children(children, jobs, [&](std::size_t i) {
-        const std::size_t k = todo[i];
-        finish_point(dir, k, children[i]);
-        ++finished;
-        const bool ok = state_of(dir, k) == point_state::done;
-        failed_now += !ok;
-        const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        const double eta = el / static_cast<double>(finished) * static_cast<double>(todo.size() - finished);
-        std::ostringstream line;
-        line << "[" << finished << "/" << todo.size() << "] " << failed_now << " failed, elapsed " << clock_text(el) << ", ETA "
-             << clock_text(eta);
-        if (tty)
-            std::cerr << "\r" << line.str() << "   " << std::flush;
-        else
-            std::cerr << line.str() << ": point " << k << (ok ? " done" : " FAILED (see points/" + point_name(k) + ".error)")
-                      << "\n";
-        refresh();  // results so far, in case the sweep is killed
-    });
-    if (tty && !todo.empty()) std::cerr << "\n";
-    const int failed = aggregate(dir, def);
-    std::cout << pts.size() - static_cast<std::size_t>(failed) << " of " << pts.size() << " points done"
-              << (failed ? ", " + std::to_string(failed) + " failed (see " + out_dir + "/points/*.error)" : "") << "; "
-              << (dir / "results.csv").string() << "\n";
-    return failed ? 1 : 0;
+    return run_sweep(def, dir, jobs, out_dir);
 }
 
 }  // namespace cohsim

@@ -13,8 +13,11 @@
 // leaves a partial point behind.
 #pragma once
 
+#include <filesystem>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 namespace cohsim {
 
@@ -33,6 +36,32 @@ sweep_axis parse_vary(const std::string& arg);
 // The points: every combination, the first axis outermost (grid), or the
 // i-th value of every axis together (zip: all axes the same length).
 std::vector<std::vector<std::string>> sweep_points(const std::vector<sweep_axis>& axes, bool zip);
+
+// What a sweep runs: a config, overrides for every point, the axes.
+struct sweep_def {
+    std::string config;             // "" = the built-in default
+    std::vector<std::string> sets;  // --set overrides, in order
+    std::vector<sweep_axis> axes;
+    bool zip = false;
+
+    nlohmann::ordered_json to_json() const;
+    static sweep_def from_json(const nlohmann::ordered_json& j);
+    // `cohsim run` arguments of one point, writing into `out`.
+    std::vector<std::string> run_args(const std::vector<std::string>& point, const std::string& out) const;
+};
+
+// Runs the points of `def` not yet done in `dir` (creating it), `jobs` at a
+// time, with progress on stderr; refuses a directory holding another sweep.
+// Returns 0 when every point is done, 1 when some failed. `out_dir` is how
+// messages name the directory.
+int run_sweep(const sweep_def& def, const std::filesystem::path& dir, unsigned jobs, const std::string& out_dir);
+
+// A usage_error when `dir` already holds a sweep other than `def` (resuming
+// the same one is fine).
+void check_same_sweep(const sweep_def& def, const std::filesystem::path& dir, const std::string& out_dir);
+
+// "0007": the directory name of point k under DIR/points/.
+std::string point_name(std::size_t k);
 
 int cmd_sweep(const std::vector<std::string>& args);
 

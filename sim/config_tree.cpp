@@ -265,6 +265,23 @@ node load_text(const std::string& text, const std::string& name, const std::stri
     return l.parse(text, name, base_dir);
 }
 
+node* find_path(node& root, const std::string& path) {
+    node* cur = &root;
+    for (const auto& part : split_path(path)) {
+        if (cur->k == node::kind::map) {
+            cur = cur->find(part);
+        } else if (cur->k == node::kind::seq && !part.empty() && part.size() < 7 &&
+                   std::all_of(part.begin(), part.end(), [](char c) { return c >= '0' && c <= '9'; }) &&
+                   std::stoul(part) < cur->items.size()) {
+            cur = &cur->items[std::stoul(part)];
+        } else {
+            return nullptr;
+        }
+        if (!cur) return nullptr;
+    }
+    return cur;
+}
+
 void apply_override(node& root, const std::string& assignment, const std::string& where) {
     const auto eq = assignment.find('=');
     const std::string expected = "PATH=VALUE, e.g. clusters.little.freq=1248MHz";

@@ -71,6 +71,9 @@ void merge(node& base, const node& over);
 // a file name, e.g. "--set #2" or "--duration".
 void apply_override(node& root, const std::string& assignment, const std::string& origin);
 
+// The node at "a.b.0.c" (maps by key, lists by index), or null.
+node* find_path(node& root, const std::string& path);
+
 // Writers for the effective config.
 std::string to_yaml(const node& n);
 

@@ -24,6 +24,29 @@ std::uint64_t parse_unsigned(const std::string& s, std::uint64_t max) {
     return static_cast<std::uint64_t>(v);
 }
 
+namespace {
+std::string trimmed(const std::string& t) {
+    const auto a = t.find_first_not_of(" \t"), b = t.find_last_not_of(" \t");
+    return a == std::string::npos ? "" : t.substr(a, b - a + 1);
+}
+}  // namespace
+
+bool split_uncertain(const std::string& text, std::string& nominal, std::string& lo, std::string& hi) {
+    const auto tilde = text.find('~');
+    if (tilde == std::string::npos) return false;
+    const std::string range = text.substr(tilde + 1);
+    const auto dots = range.find("..");
+    nominal = trimmed(text.substr(0, tilde));
+    lo = dots == std::string::npos ? "" : trimmed(range.substr(0, dots));
+    hi = dots == std::string::npos ? "" : trimmed(range.substr(dots + 2));
+    if (nominal.empty() || lo.empty() || hi.empty())
+        throw value_error{"'" + text + "' is not a value with a range",
+                          "NOMINAL ~ LO..HI, each with its unit, e.g. 26cycles ~ 20cycles..34cycles"};
+    return true;
+}
+
+std::string uncertain_param::text() const { return format(nominal) + " ~ " + format(lo) + ".." + format(hi); }
+
 std::string join_path(const std::string& prefix, const std::string& key) {
     return prefix.empty() ? key : prefix + "." + key;
 }

@@ -33,6 +33,28 @@ struct value_error {
     std::string problem, expected;
 };
 
+// A value given with its uncertainty, `NOMINAL ~ LO..HI` (e.g.
+// `request_latency: 26cycles ~ 20cycles..34cycles`): a run uses NOMINAL; an
+// ensemble (`cohsim predict`) draws each member's value from LO..HI. Numbers
+// and quantities only. In base units (Hz, fs, bytes, cycles, the integer),
+// with the step a draw is rounded to.
+struct uncertain_param {
+    std::string path;
+    std::uint64_t lo = 0, nominal = 0, hi = 0;
+    std::uint64_t quantum = 1;  // draws are whole multiples of it (1 kHz, 1 ps, else 1)
+    std::string type;           // "frequency", "duration", ...
+    std::function<std::string(std::uint64_t)> format;  // base units -> config text
+    std::string text() const;   // "26cycles ~ 20cycles..34cycles"
+};
+
+// Where the loader records the uncertain values it meets (null: nowhere).
+// Set by load_config for the duration of one load.
+inline thread_local std::vector<uncertain_param>* uncertain_sink = nullptr;
+
+// Splits "NOMINAL ~ LO..HI" into its three texts; false if `text` has no '~';
+// value_error if it has one but not that form.
+bool split_uncertain(const std::string& text, std::string& nominal, std::string& lo, std::string& hi);
+
 // ---- value types ---------------------------------------------------------
 
 template <class T, class Enable = void>
@@ -41,11 +63,15 @@ struct value_traits;
 template <class E>
 struct enum_names;  // specialise: static const std::vector<std::pair<E, const char*>>& list();
 
-#define COHSIM_QUANTITY_TRAITS(T, PARSE, TYPE, UNIT)                                      \
+#define COHSIM_QUANTITY_TRAITS(T, PARSE, TYPE, UNIT, FIELD, QUANTUM)                      \
     template <>                                                                          \
     struct value_traits<T> {                                                             \
         static constexpr const char* type = TYPE;                                        \
         static constexpr const char* unit = UNIT;                                        \
+        static constexpr bool numeric = true;                                            \
+        static constexpr std::uint64_t quantum = QUANTUM;                                \
+        static std::uint64_t to_base(const T& v) { return v.FIELD; }                     \
+        static T from_base(std::uint64_t b) { return T{b}; }                             \
         static constexpr node::style style = node::style::text;                          \
         static T parse(const std::string& s) {                                           \
             try {                                                                        \
@@ -56,10 +82,10 @@ struct enum_names;  // specialise: static const std::vector<std::pair<E, const c
         }                                                                                \
         static std::string format(const T& v) { return to_string(v); }                   \
     };
-COHSIM_QUANTITY_TRAITS(frequency, parse_frequency, "frequency", "Hz, kHz, MHz, GHz")
-COHSIM_QUANTITY_TRAITS(duration, parse_duration, "duration", "fs, ps, ns, us, ms, s")
-COHSIM_QUANTITY_TRAITS(byte_size, parse_byte_size, "size", "B, KiB, MiB, GiB")
-COHSIM_QUANTITY_TRAITS(cycles, parse_cycles, "cycles", "cycles")
+COHSIM_QUANTITY_TRAITS(frequency, parse_frequency, "frequency", "Hz, kHz, MHz, GHz", hz, 1000)
+COHSIM_QUANTITY_TRAITS(duration, parse_duration, "duration", "fs, ps, ns, us, ms, s", fs, 1000)
+COHSIM_QUANTITY_TRAITS(byte_size, parse_byte_size, "size", "B, KiB, MiB, GiB", bytes, 1)
+COHSIM_QUANTITY_TRAITS(cycles, parse_cycles, "cycles", "cycles", n, 1)
 #undef COHSIM_QUANTITY_TRAITS
 
 template <>
@@ -86,6 +112,10 @@ struct value_traits<T, std::enable_if_t<std::is_integral_v<T> && std::is_unsigne
     static constexpr const char* type = "integer";
     static constexpr const char* unit = "";
     static constexpr node::style style = node::style::number;
+    static constexpr bool numeric = true;
+    static constexpr std::uint64_t quantum = 1;
+    static std::uint64_t to_base(T v) { return v; }
+    static T from_base(std::uint64_t b) { return static_cast<T>(b); }
     static T parse(const std::string& s);
     static std::string format(T v) { return std::to_string(v); }
 };
@@ -214,17 +244,38 @@ public:
         }
         if (n->k != node::kind::scalar)
             throw config_error(n->loc, path, std::string("found ") + n->kind_name(), expected_text());
-        T v;
-        try {
-            v = tr::parse(n->text);
-        } catch (const value_error& e) {
-            throw config_error(n->loc, path, e.problem, e.expected);
+        std::string nominal_text, lo_text, hi_text;
+        bool ranged = false;
+        if constexpr (!std::is_same_v<T, std::string>) {
+            try {
+                ranged = split_uncertain(n->text, nominal_text, lo_text, hi_text);
+            } catch (const value_error& e) {
+                throw config_error(n->loc, path, e.problem, e.expected);
+            }
         }
-        if (m_range && (v < m_range->first || m_range->second < v))
-            throw config_error(n->loc, path, "'" + n->text + "' is out of range", range_text());
-        for (const auto& r : m_rules)
-            if (!r.first(v)) throw config_error(n->loc, path, "'" + n->text + "' is not allowed", r.second);
-        out.*m_member = std::move(v);
+        if (ranged) {
+            if constexpr (has_numeric()) {
+                using nt = value_traits<std::remove_cv_t<typename unwrap<T>::type>>;
+                auto base = [&](const std::string& t) {
+                    const T v = checked(n, path, t);
+                    if constexpr (is_optional<T>::value) return nt::to_base(*v);
+                    else return nt::to_base(v);
+                };
+                const std::uint64_t lo = base(lo_text), hi = base(hi_text), nominal = base(nominal_text);
+                if (!(lo <= nominal && nominal <= hi))
+                    throw config_error(n->loc, path, "the range " + lo_text + ".." + hi_text + " does not hold " + nominal_text,
+                                       "NOMINAL ~ LO..HI with LO <= NOMINAL <= HI, e.g. 26cycles ~ 20cycles..34cycles");
+                if (uncertain_sink)
+                    uncertain_sink->push_back({path, lo, nominal, hi, nt::quantum, nt::type,
+                                               [](std::uint64_t b) { return nt::format(nt::from_base(b)); }});
+                out.*m_member = checked(n, path, nominal_text);
+                return;
+            } else {
+                throw config_error(n->loc, path, "'" + n->text + "' gives a range, but " + tr::type + " values cannot vary",
+                                   "a single value: ranges (NOMINAL ~ LO..HI) are for numbers and quantities");
+            }
+        }
+        out.*m_member = checked(n, path, n->text);
     }
 
     node dump(const S& in) const override {
@@ -244,6 +295,35 @@ public:
     }
 
 private:
+    template <class V>
+    struct unwrap {
+        using type = V;
+    };
+    template <class V>
+    struct unwrap<std::optional<V>> {
+        using type = V;
+    };
+    template <class V, class = void>
+    struct numeric_probe : std::false_type {};
+    template <class V>
+    struct numeric_probe<V, std::void_t<decltype(value_traits<V>::numeric)>> : std::true_type {};
+    static constexpr bool has_numeric() { return numeric_probe<typename unwrap<T>::type>::value; }
+
+    // One value's text, parsed and checked against the declared range and rules.
+    T checked(const node* n, const std::string& path, const std::string& text) const {
+        T v;
+        try {
+            v = value_traits<T>::parse(text);
+        } catch (const value_error& e) {
+            throw config_error(n->loc, path, e.problem, e.expected);
+        }
+        if (m_range && (v < m_range->first || m_range->second < v))
+            throw config_error(n->loc, path, "'" + text + "' is out of range", range_text());
+        for (const auto& r : m_rules)
+            if (!r.first(v)) throw config_error(n->loc, path, "'" + text + "' is not allowed", r.second);
+        return v;
+    }
+
     std::string range_text() const {
         return "between " + value_traits<T>::format(m_range->first) + " and " +
                value_traits<T>::format(m_range->second);
@@ -470,9 +550,15 @@ private:
 };
 
 // Whole-document helpers.
+// `uncertain`, when given, receives every value written NOMINAL ~ LO..HI.
 template <class S>
-S load_config(const node& root) {
+S load_config(const node& root, std::vector<uncertain_param>* uncertain = nullptr) {
     S s{};
+    struct restore {
+        std::vector<uncertain_param>* old;
+        ~restore() { uncertain_sink = old; }
+    } r{uncertain_sink};
+    uncertain_sink = uncertain;
     schema_of<S>().load(s, &root, "", root.loc);
     return s;
 }

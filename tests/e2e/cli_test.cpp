@@ -780,3 +780,69 @@ TEST_F(Cli, VerdictsHoldAcrossRunLengths) {
     EXPECT_NE(r.out.find("too few samples: 0 acquisitions per core"), std::string::npos) << r.out;
     EXPECT_EQ(read_json("v1ns/result.json")["cores"][2]["lock"]["verdict"], "too few samples");
 }
+
+// ---- cohsim predict -----------------------------------------------------------
+
+TEST_F(Cli, PredictFindsTheParameterWithAKnownEffect) {
+    // One core alone on the lock, with no jitter: its acquisitions per second
+    // grow with its clock and nothing else in the config matters (the lock
+    // line stays in its L1; memory is touched once). So the sensitivity must
+    // name the clock first, with a rank correlation of +1, and every member
+    // must call the lone core fair (nobody to lose to).
+    const std::string cfg = write("alone.yaml", std::string(good) + R"(workload:
+  program: locks/ticket_llsc.s
+  params: {INSIDE: 200, INSIDE_JITTER: 0, OUTSIDE: 300, OUTSIDE_JITTER: 0}
+  threads: [{core: little.0}]
+)");
+    const std::vector<std::string> args = {"predict", cfg, "-n", "6", "-j", "2", "--duration", "2ms",
+                                           "--set", "clusters.little.freq=1GHz ~ 500MHz..2GHz",
+                                           "--set", "memory.latency=100ns ~ 50ns..200ns"};
+    const auto r = run(with(args, {"--out", "p"}));
+    ASSERT_EQ(r.status, 0) << r.err;
+    const json p = read_json("p/prediction.json");
+    EXPECT_EQ(p["members"]["done"], 6);
+    ASSERT_EQ(p["sensitivity"].size(), 2u);
+    EXPECT_EQ(p["sensitivity"][0]["path"], "clusters.little.freq");
+    EXPECT_NEAR(p["sensitivity"][0]["spearman"].get<double>(), 1.0, 1e-9);
+    EXPECT_EQ(p["sensitivity"][0]["range"], "500MHz..2GHz");
+    ASSERT_EQ(p["cores"].size(), 1u);
+    EXPECT_EQ(p["cores"][0]["verdicts"]["fair"], 6);
+    const auto& rate = p["cores"][0]["acquisitions_per_s"];
+    EXPECT_LE(rate["p5"].get<double>(), rate["p50"].get<double>());
+    EXPECT_LE(rate["p50"].get<double>(), rate["p95"].get<double>());
+    // The draws: one per stratum of each range (6 strata of 1.5 GHz / 6 = 250 MHz).
+    const json e = read_json("p/ensemble.json");
+    std::set<long> strata;
+    for (const auto& row : e["draws"]) strata.insert((row[0].get<long>() - 500'000'000) / 250'000'000);
+    EXPECT_EQ(strata, (std::set<long>{0, 1, 2, 3, 4, 5}));
+    // Each member ran its own seed and its own draw, written in its effective config.
+    const json m3 = read_json("p/points/0003/result.json");
+    EXPECT_EQ(m3["seed"], 4);
+    EXPECT_EQ(e["uncertain"][0]["type"], "frequency");
+    EXPECT_EQ(m3["config"]["clusters"]["little"]["freq"], read_json("p/sweep.json")["axes"][1]["values"][3]);
+    EXPECT_NE(r.out.find("what little.0's rate depends on most"), std::string::npos) << r.out;
+    // The same command again runs nothing and reports the same; --report reprints it.
+    const std::string before = slurp(m_dir / "p" / "prediction.json");
+    const auto again = run(with(args, {"--out", "p"}));
+    ASSERT_EQ(again.status, 0) << again.err;
+    EXPECT_NE(again.err.find("6 already done, 0 to run"), std::string::npos) << again.err;
+    EXPECT_EQ(slurp(m_dir / "p" / "prediction.json"), before);
+    const auto rep = run({"predict", "--report", "p"});
+    EXPECT_EQ(rep.status, 0);
+    EXPECT_NE(rep.out.find("6 of 6 members"), std::string::npos) << rep.out;
+    // A different ensemble in the same directory is refused; bad input is exit 2.
+    std::vector<std::string> seven = args;
+    seven[3] = "7";  // -n 7
+    expect_bad(with(seven, {"--out", "p"}), "holds another sweep");
+    expect_bad({"predict", "-n", "2"}, "--members");
+    expect_bad({"predict", "--set", "clusters.little.freq=900MHz ~ 1GHz..2GHz"}, "does not hold 900MHz");
+}
+
+TEST_F(Cli, ParamsListsAConfigsRanges) {
+    const auto r = run({"params", "--ranges", "--set", "interconnect.snoop_latency=27cycles ~ 20cycles..34cycles"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("interconnect.snoop_latency  27cycles  20cycles..34cycles  -26% / +26%"), std::string::npos) << r.out;
+    const auto c = run({"config", "--set", "interconnect.snoop_latency=27cycles ~ 20cycles..34cycles"});
+    EXPECT_NE(c.out.find("snoop_latency: 27cycles ~ 20cycles..34cycles"), std::string::npos) << c.out;
+    expect_bad({"params", "some.yaml"}, "--ranges CONFIG");
+}

@@ -347,3 +347,50 @@ TEST_F(ConfigTest, OverridesReachIntoListItems) {
                "--set #1:1:1: workload.threads.5.outside: the list has 2 items (expected an index from 0 to 1)");
     expect_has(error_of("", {"workload.threads.x=1"}), "'x' is not an index of this list");
 }
+
+TEST_F(ConfigTest, UncertainValuesRunTheirNominalAndKeepTheirRange) {
+    const std::string f = write("u.yaml", std::string(minimal) +
+                                              "  request_latency: 26cycles ~ 20cycles..34cycles\n"
+                                              "memory: {latency: 100ns ~ 80ns..130ns}\n");
+    const auto c = load(f, {"clusters.little.freq=832MHz ~ 800MHz..900MHz"});
+    EXPECT_EQ(c.interconnect.request_latency.n, 26u);  // a run uses the nominal value
+    EXPECT_EQ(c.memory.latency, parse_duration("100ns"));
+    EXPECT_EQ(c.clusters.find("little")->freq.hz, 832'000'000u);
+    ASSERT_EQ(c.uncertain.size(), 3u);  // in the order the schema meets them
+    EXPECT_EQ(c.uncertain[0].path, "clusters.little.freq");
+    EXPECT_EQ(c.uncertain[0].lo, 800'000'000u);
+    EXPECT_EQ(c.uncertain[0].hi, 900'000'000u);
+    EXPECT_EQ(c.uncertain[0].quantum, 1000u);  // frequencies are drawn to the kHz
+    EXPECT_EQ(c.uncertain[1].path, "interconnect.request_latency");
+    EXPECT_EQ(c.uncertain[1].lo, 20u);
+    EXPECT_EQ(c.uncertain[1].nominal, 26u);
+    EXPECT_EQ(c.uncertain[1].hi, 34u);
+    EXPECT_EQ(c.uncertain[1].format(31), "31cycles");
+    EXPECT_EQ(c.uncertain[2].path, "memory.latency");
+    EXPECT_EQ(c.uncertain[2].lo, 80'000'000u);  // fs
+    EXPECT_EQ(c.uncertain[2].text(), "100ns ~ 80ns..130ns");
+    // The effective config shows the ranges and loads back to the same thing.
+    const std::string yaml = cfg::to_yaml(effective_config(c));
+    expect_has(yaml, "request_latency: 26cycles ~ 20cycles..34cycles");
+    expect_has(yaml, "freq: 832MHz ~ 800MHz..900MHz");
+    const auto again = load(write("eff.yaml", yaml));
+    EXPECT_EQ(cfg::to_yaml(effective_config(again)), yaml);
+    EXPECT_EQ(again.uncertain.size(), 3u);
+    // An override with a plain value fixes it: no range left.
+    EXPECT_TRUE(load(f, {"interconnect.request_latency=30cycles", "memory.latency=90ns"}).uncertain.empty());
+}
+
+TEST_F(ConfigTest, ErrorBadRanges) {
+    const std::string f = write("u.yaml", minimal);
+    expect_has(error_of(f, {"interconnect.request_latency=40cycles ~ 20cycles..34cycles"}),
+               "--set #1:1:30: interconnect.request_latency: the range 20cycles..34cycles does not hold 40cycles "
+               "(expected NOMINAL ~ LO..HI with LO <= NOMINAL <= HI");
+    expect_has(error_of(f, {"interconnect.request_latency=26cycles ~ 20cycles"}),
+               "'26cycles ~ 20cycles' is not a value with a range (expected NOMINAL ~ LO..HI, each with its unit");
+    expect_has(error_of(f, {"interconnect.request_latency=26cycles ~ 20..34"}), "'20' has no unit");
+    expect_has(error_of(f, {"clusters.little.freq=832MHz ~ 800MHz..20GHz"}),
+               "clusters.little.freq: '20GHz' is out of range (expected between 1MHz and 10GHz)");
+    expect_has(error_of(f, {"clusters.little.core=cortex-a53 ~ 1..2"}),
+               "gives a range, but choice values cannot vary");
+    expect_has(error_of(f, {"timer.event_stream=true ~ 0..1"}), "gives a range, but bool values cannot vary");
+}

@@ -1,0 +1,33 @@
+// The statistics of an ensemble (`cohsim predict`): Latin hypercube draws of
+// the uncertain parameters, quantiles for bands, and Spearman's rank
+// correlation for what the outcome depends on. Pure functions, deterministic
+// per seed on every host.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/schema.h"
+
+namespace cohsim {
+
+// n points of a Latin hypercube in [0,1)^d, seeded: for each dimension the n
+// strata [k/n, (k+1)/n) are each hit exactly once, in a random order, at a
+// random place inside the stratum. Result[i][j]: member i, dimension j.
+std::vector<std::vector<double>> latin_hypercube(std::size_t n, std::size_t d, std::uint64_t seed);
+
+// The value (in base units) a uniform u in [0,1) picks from p's range: every
+// multiple of p.quantum in [lo, hi] equally likely (the range's ends rounded
+// inward to the quantum; the nominal value when none is inside).
+std::uint64_t draw(const cfg::uncertain_param& p, double u);
+
+// The q-quantile (0..1) of xs, linear between order statistics (R's type 7,
+// numpy's default). xs need not be sorted; empty: NaN.
+double quantile(std::vector<double> xs, double q);
+
+// Spearman's rank correlation of x and y (Pearson's on the ranks, ties given
+// their average rank); 0 when either is constant or there are fewer than 3.
+double spearman(const std::vector<double>& x, const std::vector<double>& y);
+
+}  // namespace cohsim

@@ -1,0 +1,331 @@
+#include "app/predict.h"
+
+#include <boost/program_options.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <sstream>
+
+#include "app/ensemble.h"
+#include "app/options.h"
+#include "app/platform.h"
+#include "app/spawn.h"
+#include "app/sweep.h"
+#include "app/text_table.h"
+#include "sim/files.h"
+#include "workloads/contention.h"
+
+namespace cohsim {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const char* const predict_help = R"(usage: cohsim predict [CONFIG] [-n N] [-j J] [--out DIR] [--set PATH=VALUE]...
+       cohsim predict --report DIR
+
+Predicts CONFIG (the built-in default scenario without one) as an ensemble:
+N runs ("members"), each with its own seed (run.seed + i) and its own draw of
+every uncertain parameter, then reports per contending core
+  - acquisitions per second, share and longest wait: the median and the
+    5-95% band (90% of the members fell inside it);
+  - each verdict with how many members gave it ("STARVED 27/32": the
+    outcome's probability under the stated uncertainty, not a certainty);
+  - what the least successful core's rate depends on most: Spearman's rank
+    correlation between each drawn parameter and that rate over the members
+    (+1: more of the parameter, always more acquisitions; -1: always fewer;
+    near 0: no monotone effect within its range).
+
+An uncertain parameter is a config value written NOMINAL ~ LO..HI, e.g.
+  request_latency: 26cycles ~ 20cycles..34cycles
+`cohsim run` uses NOMINAL; a member draws from LO..HI, every whole cycle
+(1 kHz, 1 ps) equally likely, by Latin hypercube: with N members each
+parameter's range is cut into N equal strata and every stratum is drawn
+once. Give a range on the command line too:
+  --set 'clusters.big.freq=1.8GHz ~ 1.75GHz..1.85GHz'
+`cohsim params --ranges CONFIG` lists a config's ranges.
+
+The members run as a sweep (`cohsim sweep`): in parallel, resumable (the
+same command again runs only what is missing), each point in DIR/points/.
+DIR/prediction.json holds the report, DIR/members.csv one row per member
+(its seed, its draws, each core's rate) for plotting. Exit status: 0 every
+member done, 1 some failed, 2 bad input.
+
+)";
+
+const char* const predict_examples = R"(
+examples:
+  cohsim predict -n 32 -j 2 --out pred                      # the default scenario
+  cohsim predict configs/calibration/asr_freq_skew_no_backoff.yaml --duration 100ms --out p1
+  cohsim predict --set 'interconnect.snoop_latency=27cycles ~ 20cycles..34cycles' --out p2
+  cohsim predict --report pred                              # the report again, from disk
+)";
+
+struct core_sample {
+    double rate = 0, share = 0, wait_ns = 0;
+    std::string verdict;
+};
+
+std::string num_text(double v) {
+    if (!std::isfinite(v)) return "-";
+    char buf[32];
+    const double a = std::fabs(v);
+    if (a >= 1e9) std::snprintf(buf, sizeof buf, "%.3gG", v / 1e9);
+    else if (a >= 1e6) std::snprintf(buf, sizeof buf, "%.3gM", v / 1e6);
+    else if (a >= 1e3) std::snprintf(buf, sizeof buf, "%.3gk", v / 1e3);
+    else std::snprintf(buf, sizeof buf, "%.3g", v);
+    return buf;
+}
+
+json band(const std::vector<double>& xs) {
+    return {{"p5", quantile(xs, 0.05)}, {"p50", quantile(xs, 0.5)}, {"p95", quantile(xs, 0.95)}};
+}
+
+std::string band_text(const json& b, std::string (*fmt)(double)) {
+    return fmt(b["p5"].get<double>()) + " .. " + fmt(b["p95"].get<double>());
+}
+
+std::string wait_fmt(double ns) { return time_text(ns); }
+
+}  // namespace
+
+json prediction_report(const std::string& dir_text) {
+    const fs::path dir(dir_text);
+    if (!fs::exists(dir / "ensemble.json"))
+        throw usage_error(dir_text + ": no ensemble.json there (expected the --out directory of cohsim predict)");
+    const json ens = json::parse(read_file((dir / "ensemble.json").string()));
+    const auto& params = ens.at("uncertain");
+    const auto& draws = ens.at("draws");  // [member][param], base units
+    const std::size_t n = ens.at("members").get<std::size_t>();
+
+    // Per member: each contending core's figures.
+    std::vector<std::size_t> done;
+    std::vector<std::map<std::string, core_sample>> members(n);
+    std::vector<std::string> core_order;
+    double member_ns = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        const fs::path r = dir / "points" / point_name(i) / "result.json";
+        if (!fs::exists(r)) continue;
+        const json j = json::parse(read_file(r.string()));
+        const double sim_s = j.at("simulated_ns").get<double>() * 1e-9;
+        member_ns = j.at("simulated_ns").get<double>();
+        for (const auto& c : j.at("cores")) {
+            if (!c.contains("lock") || !c["lock"].contains("verdict")) continue;
+            const std::string id = c["id"].get<std::string>();
+            if (std::find(core_order.begin(), core_order.end(), id) == core_order.end()) core_order.push_back(id);
+            core_sample s;
+            s.rate = sim_s > 0 ? c["lock"]["acquisitions"].get<double>() / sim_s : 0;
+            s.share = c["lock"]["share"].get<double>();
+            s.wait_ns = c["lock"]["longest_wait_ns"].get<double>();
+            s.verdict = c["lock"]["verdict"].get<std::string>();
+            members[i][id] = s;
+        }
+        done.push_back(i);
+    }
+
+    json out;
+    out["config"] = ens.at("config");
+    out["members"] = {{"requested", n}, {"done", done.size()}, {"member_duration_ns", member_ns}};
+    out["uncertain"] = params;
+    json cores = json::array();
+    std::string focus;
+    double focus_share = 2;
+    std::map<std::string, std::vector<double>> rates;
+    for (const auto& id : core_order) {
+        std::vector<double> rate, share, wait;
+        std::map<std::string, int> verdicts;
+        for (std::size_t i : done) {
+            const auto it = members[i].find(id);
+            if (it == members[i].end()) continue;
+            rate.push_back(it->second.rate), share.push_back(it->second.share), wait.push_back(it->second.wait_ns);
+            ++verdicts[it->second.verdict];
+        }
+        json c;
+        c["id"] = id;
+        c["acquisitions_per_s"] = band(rate);
+        c["share"] = band(share);
+        c["longest_wait_ns"] = band(wait);
+        json v = json::object();
+        // The verdicts most often given first.
+        std::vector<std::pair<std::string, int>> vs(verdicts.begin(), verdicts.end());
+        std::stable_sort(vs.begin(), vs.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+        for (const auto& [name, count] : vs) v[name] = count;
+        c["verdicts"] = v;
+        cores.push_back(c);
+        rates[id] = rate;
+        const double med = quantile(share, 0.5);
+        if (med < focus_share) focus_share = med, focus = id;
+    }
+    out["cores"] = cores;
+    // Sensitivity of the least successful core's rate to each drawn parameter.
+    json sens = json::array();
+    if (!focus.empty()) {
+        out["focus_core"] = focus;
+        std::vector<std::pair<double, std::size_t>> rho;
+        for (std::size_t p = 0; p < params.size(); ++p) {
+            std::vector<double> x;
+            for (std::size_t i : done)
+                if (members[i].count(focus)) x.push_back(draws.at(i).at(p).get<double>());
+            rho.push_back({spearman(x, rates[focus]), p});
+        }
+        std::stable_sort(rho.begin(), rho.end(), [](const auto& a, const auto& b) { return std::fabs(a.first) > std::fabs(b.first); });
+        for (const auto& [r, p] : rho) sens.push_back({{"path", params[p]["path"]}, {"range", params[p]["range"]}, {"spearman", r}});
+    }
+    out["sensitivity"] = sens;
+    return out;
+}
+
+std::string prediction_text(const json& r) {
+    std::ostringstream os;
+    const auto& m = r["members"];
+    os << "prediction: " << m["done"] << " of " << m["requested"] << " members of " << r["config"].get<std::string>() << ", "
+       << time_text(m["member_duration_ns"].get<double>()) << " each, " << r["uncertain"].size()
+       << " uncertain parameters drawn\n\n";
+    text_table t;
+    t.header({"core", "acq/s median", "acq/s 5-95%", "share median", "share 5-95%", "longest wait median",
+              "longest wait 5-95%", "verdicts (members)"});
+    const auto done = m["done"].get<int>();
+    for (const auto& c : r["cores"]) {
+        std::string v;
+        for (const auto& [name, count] : c["verdicts"].items())
+            v += (v.empty() ? "" : ", ") + name + " " + std::to_string(count.get<int>()) + "/" + std::to_string(done);
+        auto share_fmt = [](double x) {
+            char b[32];
+            std::snprintf(b, sizeof b, "%.3g", x);
+            return std::string(b);
+        };
+        t.row({c["id"].get<std::string>(), num_text(c["acquisitions_per_s"]["p50"].get<double>()),
+               band_text(c["acquisitions_per_s"], num_text), share_fmt(c["share"]["p50"].get<double>()),
+               share_fmt(c["share"]["p5"].get<double>()) + " .. " + share_fmt(c["share"]["p95"].get<double>()),
+               time_text(c["longest_wait_ns"]["p50"].get<double>()), band_text(c["longest_wait_ns"], wait_fmt), v});
+    }
+    os << t.str();
+    if (r.contains("focus_core") && !r["sensitivity"].empty()) {
+        os << "\nwhat " << r["focus_core"].get<std::string>()
+           << "'s rate depends on most (Spearman's rank correlation over the members: +1 more of it, more "
+              "acquisitions; -1 fewer; near 0 no monotone effect)\n";
+        text_table s;
+        s.header({"parameter", "range", "rho"});
+        for (const auto& e : r["sensitivity"]) {
+            char rho[32];
+            std::snprintf(rho, sizeof rho, "%+.2f", e["spearman"].get<double>());
+            s.row({e["path"].get<std::string>(), e["range"].get<std::string>(), rho});
+        }
+        os << s.str();
+    }
+    return os.str();
+}
+
+int cmd_predict(const std::vector<std::string>& args) {
+    namespace po = boost::program_options;
+    std::vector<std::string> sets;
+    std::string out_dir, report, dur;
+    std::string jobs_text = std::to_string(host_cores()), n_text = "32";
+    po::options_description d("options");
+    d.add_options()  //
+        ("members,n", po::value(&n_text)->value_name("N"), "members of the ensemble (default 32; 3 to 10000)")  //
+        ("jobs,j", po::value(&jobs_text)->value_name("J"), "members run at once (default: the number of cores)")  //
+        ("out", po::value(&out_dir)->default_value("cohsim-predict")->value_name("DIR"),
+         "the ensemble directory (prediction.json, members.csv, the sweep's points/)")  //
+        ("duration", po::value(&dur)->value_name("TIME"), "each member's simulated time, overriding run.duration")  //
+        ("set", po::value(&sets)->composing()->value_name("PATH=VALUE"),
+         "override one config value for every member; NOMINAL ~ LO..HI makes it uncertain. Repeatable.")  //
+        ("report", po::value(&report)->value_name("DIR"), "print the report of an ensemble directory again (no run)")  //
+        ("help,h", "show this help");
+    const parsed_args p = parse_args(args, d);
+    if (p.vm.count("help")) {
+        std::cout << predict_help << d << predict_examples;
+        return 0;
+    }
+    if (!report.empty()) {
+        std::cout << prediction_text(prediction_report(report));
+        return 0;
+    }
+    if (p.positional.size() > 1) throw usage_error("predict takes at most one CONFIG, got " + std::to_string(p.positional.size()));
+    const auto n = static_cast<std::size_t>(parse_count(n_text, "--members", 3, 10000));
+    const auto jobs = static_cast<unsigned>(parse_count(jobs_text, "--jobs", 1, 256));
+    sweep_def def;
+    if (!p.positional.empty()) {
+        def.config = fs::absolute(p.positional[0]).string();
+        if (!fs::exists(def.config)) throw usage_error(p.positional[0] + ": no such config file");
+    }
+    def.sets = sets;
+    if (!dur.empty()) def.sets.push_back("run.duration=" + dur);
+    // The config as the members see it, for its seed and its ranges (bad input stops here).
+    std::vector<std::pair<std::string, std::string>> overrides;
+    for (std::size_t i = 0; i < def.sets.size(); ++i) overrides.emplace_back("--set #" + std::to_string(i + 1), def.sets[i]);
+    const platform_config cfg = load_platform(def.config, overrides);
+    if (cfg.workload.threads.empty() && !cfg.workload.trace)
+        throw usage_error("the config runs no workload: there is nothing to predict (give workload.threads)");
+
+    // The draws: member i runs seed run.seed + i and the i-th point of a Latin hypercube.
+    const auto& unc = cfg.uncertain;
+    const auto u = latin_hypercube(n, unc.size(), cfg.run.seed);
+    sweep_axis seeds{"run.seed", {}};
+    for (std::size_t i = 0; i < n; ++i) seeds.values.push_back(std::to_string(cfg.run.seed + i));
+    def.axes.push_back(seeds);
+    json ens;
+    ens["config"] = def.config.empty() ? default_config_name : def.config;
+    ens["members"] = n;
+    json params = json::array(), draws = json::array();
+    for (const auto& up : unc) params.push_back({{"path", up.path}, {"type", up.type}, {"nominal", up.format(up.nominal)},
+                                                 {"range", up.format(up.lo) + ".." + up.format(up.hi)}});
+    for (std::size_t j = 0; j < unc.size(); ++j) def.axes.push_back({unc[j].path, {}});
+    for (std::size_t i = 0; i < n; ++i) {
+        json row = json::array();
+        for (std::size_t j = 0; j < unc.size(); ++j) {
+            const std::uint64_t v = draw(unc[j], u[i][j]);
+            row.push_back(v);
+            def.axes[j + 1].values.push_back(unc[j].format(v));
+        }
+        draws.push_back(row);
+    }
+    ens["uncertain"] = params;
+    ens["draws"] = draws;
+    def.zip = true;
+
+    const fs::path dir = fs::absolute(out_dir);
+    fs::create_directories(dir / "points");
+    check_same_sweep(def, dir, out_dir);
+    write_file_atomic((dir / "ensemble.json").string(), ens.dump(2) + "\n");
+    if (unc.empty())
+        std::cerr << "cohsim predict: the config has no uncertain values (NOMINAL ~ LO..HI), so the members differ by "
+                     "their seed only\n";
+    const int status = run_sweep(def, dir, jobs, out_dir);
+
+    const json rep = prediction_report(dir.string());
+    write_file_atomic((dir / "prediction.json").string(), rep.dump(2) + "\n");
+    // members.csv: a member per row, its draws and each core's rate.
+    std::ostringstream csv;
+    csv << "member,seed";
+    for (const auto& up : unc) csv << "," << up.path;
+    std::vector<std::string> ids;
+    for (const auto& c : rep["cores"]) ids.push_back(c["id"].get<std::string>()), csv << "," << ids.back() << ".acquisitions_per_s";
+    csv << "\n";
+    for (std::size_t i = 0; i < n; ++i) {
+        const fs::path r = dir / "points" / point_name(i) / "result.json";
+        if (!fs::exists(r)) continue;
+        const json j = json::parse(read_file(r.string()));
+        csv << i << "," << seeds.values[i];
+        for (std::size_t k = 0; k < unc.size(); ++k) csv << "," << def.axes[k + 1].values[i];
+        std::map<std::string, double> rate;
+        for (const auto& c : j["cores"])
+            if (c.contains("lock")) rate[c["id"].get<std::string>()] = c["lock"]["acquisitions"].get<double>() / (j["simulated_ns"].get<double>() * 1e-9);
+        for (const auto& id : ids) {
+            char b[32];
+            std::snprintf(b, sizeof b, "%.6g", rate[id]);
+            csv << "," << b;
+        }
+        csv << "\n";
+    }
+    write_file_atomic((dir / "members.csv").string(), csv.str());
+    std::cout << prediction_text(rep) << "\n" << (dir / "prediction.json").string() << ", " << (dir / "members.csv").string()
+              << "\n";
+    return status;
+}
+
+}  // namespace cohsim

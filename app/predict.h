@@ -1,0 +1,29 @@
+// `cohsim predict`: a prediction as a band with its probability, not one
+// number. Runs an ensemble of members of one config, each with its own seed
+// and its own draw of every uncertain parameter (values written
+// `NOMINAL ~ LO..HI`, drawn by Latin hypercube), through the sweep machinery
+// (parallel, resumable, Slurm-ready), and reports per contending core the
+// median and the 5-95% band of acquisitions per second, share and longest
+// wait, each verdict with how many members gave it, and the parameters the
+// least successful core's rate depends on most (Spearman's rank correlation).
+//
+// Layout of the output directory: a sweep directory (sweep.json, results.csv,
+// points/) plus prediction.json, the report.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "app/results.h"
+
+namespace cohsim {
+
+// The report of a finished (or partly finished) ensemble directory.
+json prediction_report(const std::string& dir);
+
+// The report as a text table (what `cohsim predict` prints).
+std::string prediction_text(const json& report);
+
+int cmd_predict(const std::vector<std::string>& args);
+
+}  // namespace cohsim
