@@ -346,6 +346,10 @@ Draws the plots of a run's results (RUN_DIR/result.json, as written by
                            (log buckets of 2^(1/8), both axes logarithmic)
   share.png/.svg           each core's share of the acquisitions against the
                            fair share, coloured by verdict
+For a prediction directory (`cohsim predict --out DIR`):
+  prediction.png/.svg      each core's acquisitions per second in every member,
+                           its median and 5-95% band; the rank correlation of the
+                           least successful core's rate with each parameter
 For a sweep directory (`cohsim sweep --out SWEEP_DIR`):
   sweep_METRIC.png/.svg    with --y, a heatmap of METRIC (a results.csv
                            column, default share) of one core over the x and y
@@ -369,9 +373,10 @@ int cmd_plot(const std::vector<std::string>& args) {
     if (!std::filesystem::exists(script)) throw std::runtime_error("the plot script " + script + " is missing");
     // Debian's interpreter, which has python3-matplotlib, before any other.
     const std::string python = std::filesystem::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
-    // A sweep directory (it has a sweep.json) gets the sweep plots.
+    // A prediction directory (prediction.json) gets its bands, a sweep directory (sweep.json) the sweep plots.
+    const bool predict = std::filesystem::exists(std::filesystem::path(args[0]) / "prediction.json");
     const bool sweep = std::filesystem::exists(std::filesystem::path(args[0]) / "sweep.json");
-    std::vector<std::string> argv = {python, script, sweep ? "sweep" : "run"};
+    std::vector<std::string> argv = {python, script, predict ? "predict" : sweep ? "sweep" : "run"};
     argv.insert(argv.end(), args.begin(), args.end());
     std::vector<char*> cargv;
     for (auto& a : argv) cargv.push_back(a.data());

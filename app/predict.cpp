@@ -176,6 +176,9 @@ json prediction_report(const std::string& dir_text) {
         for (const auto& [r, p] : rho) sens.push_back({{"path", params[p]["path"]}, {"range", params[p]["range"]}, {"spearman", r}});
     }
     out["sensitivity"] = sens;
+    // |rho| below about 2/sqrt(N) is what N members of a parameter with no
+    // effect give by chance (rho's sd is 1/sqrt(N-1) under no association).
+    out["chance_level"] = done.empty() ? 1.0 : 2 / std::sqrt(static_cast<double>(done.size()));
     return out;
 }
 
@@ -216,6 +219,9 @@ std::string prediction_text(const json& r) {
             s.row({e["path"].get<std::string>(), e["range"].get<std::string>(), rho});
         }
         os << s.str();
+        char lvl[32];
+        std::snprintf(lvl, sizeof lvl, "%.2f", r["chance_level"].get<double>());
+        os << "(|rho| below " << lvl << ", 2/sqrt(members), is within what chance alone gives)\n";
     }
     return os.str();
 }

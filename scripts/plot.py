@@ -15,8 +15,15 @@ python3-matplotlib). Usually run through `cohsim plot RUN_DIR`.
       STARVED outlined; without --y a line per other swept combination. Any
       other swept path gives one panel (2-D) or line (1-D) per value. The
       core defaults to the contending core with the lowest mean share.
+
+  plot.py predict PREDICT_DIR [--out DIR]
+      PREDICT_DIR/prediction.json and members.csv -> prediction.{png,svg}:
+      left, each contending core's acquisitions per second in every member
+      (dots) with its median and 5-95% band; right, the rank correlation of
+      the least successful core's rate with each drawn parameter.
 """
 import argparse
+import csv
 import json
 import os
 import sys
@@ -230,6 +237,50 @@ def plot_sweep(a):
     return save(fig, out, f"sweep_{a.metric}")
 
 
+def plot_predict(a):
+    d = a.predict_dir
+    try:
+        with open(os.path.join(d, "prediction.json")) as f:
+            rep = json.load(f)
+        with open(os.path.join(d, "members.csv")) as f:
+            rows = list(csv.DictReader(f))
+    except FileNotFoundError as e:
+        fail(f"{e.filename}: no such file (expected the --out directory of `cohsim predict`)")
+    out = a.out or d
+    os.makedirs(out, exist_ok=True)
+    cores = [c["id"] for c in rep["cores"]]
+    fig, (ax, bx) = plt.subplots(1, 2, figsize=(12, 0.6 * max(len(cores), len(rep["sensitivity"]), 4) + 1.5))
+    floor = 1.0  # members with no acquisition are drawn at 1/s on the log axis
+    for i, c in enumerate(rep["cores"]):
+        rates = [max(float(r[c["id"] + ".acquisitions_per_s"]), floor) for r in rows]
+        ax.scatter(rates, [i] * len(rates), s=12, alpha=0.5, color="#555555")
+        b = c["acquisitions_per_s"]
+        lo, mid, hi = (max(b[k], floor) for k in ("p5", "p50", "p95"))
+        ax.plot([lo, hi], [i, i], color="#c0392b", linewidth=4, alpha=0.6)
+        ax.plot([mid], [i], marker="|", markersize=18, color="#c0392b")
+        verdicts = ", ".join(f"{k} {v}" for k, v in c["verdicts"].items())
+        ax.annotate(verdicts, (lo, i + 0.25), fontsize=8)
+    ax.set_xscale("log")
+    ax.set_yticks(range(len(cores)), cores)
+    ax.set_xlabel("acquisitions per second (dots: members; bar: 5-95% band; tick: median)")
+    ax.set_ylim(-0.7, len(cores) - 0.3)
+    sens = rep["sensitivity"]
+    names = [e["path"] + "\n" + e["range"] for e in sens][::-1]
+    rho = [e["spearman"] for e in sens][::-1]
+    bx.barh(range(len(rho)), rho, color=["#2c5d9a" if r > 0 else "#c0392b" for r in rho])
+    bx.set_yticks(range(len(rho)), names, fontsize=7)
+    bx.set_xlim(-1, 1)
+    bx.axvline(0, color="black", linewidth=0.8)
+    n = rep["members"]["done"]
+    if n > 0:
+        for x in (-2 / n ** 0.5, 2 / n ** 0.5):
+            bx.axvline(x, color="#999999", linestyle=":", linewidth=0.8)
+    bx.set_xlabel(f"Spearman rank correlation with {rep.get('focus_core', '?')}'s rate (dotted: chance level)")
+    fig.suptitle(f"{rep['config']}: {n} of {rep['members']['requested']} members")
+    fig.tight_layout()
+    return save(fig, out, "prediction")
+
+
 def main():
     p = argparse.ArgumentParser(prog="cohsim plot", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="what", required=True)
@@ -243,7 +294,14 @@ def main():
     w.add_argument("--metric", default="share", help="a results.csv column (default: share)")
     w.add_argument("--core", help="whose metric (default: the contending core with the lowest mean share)")
     w.add_argument("--out", help="where the plots go (default: SWEEP_DIR)")
+    q = sub.add_parser("predict", help="bands and sensitivities of a `cohsim predict` directory")
+    q.add_argument("predict_dir")
+    q.add_argument("--out", help="where the plots go (default: PREDICT_DIR)")
     a = p.parse_args()
+    if a.what == "predict":
+        for path in plot_predict(a):
+            print(path)
+        return
     if a.what == "sweep":
         for path in plot_sweep(a):
             print(path)

@@ -827,6 +827,10 @@ TEST_F(Cli, PredictFindsTheParameterWithAKnownEffect) {
     ASSERT_EQ(again.status, 0) << again.err;
     EXPECT_NE(again.err.find("6 already done, 0 to run"), std::string::npos) << again.err;
     EXPECT_EQ(slurp(m_dir / "p" / "prediction.json"), before);
+    const auto plot = run({"plot", "p"});
+    EXPECT_EQ(plot.status, 0) << plot.err;
+    EXPECT_TRUE(fs::exists(m_dir / "p" / "prediction.png"));
+    EXPECT_NEAR(read_json("p/prediction.json")["chance_level"].get<double>(), 2 / std::sqrt(6.0), 1e-12);
     const auto rep = run({"predict", "--report", "p"});
     EXPECT_EQ(rep.status, 0);
     EXPECT_NE(rep.out.find("6 of 6 members"), std::string::npos) << rep.out;
@@ -839,9 +843,17 @@ TEST_F(Cli, PredictFindsTheParameterWithAKnownEffect) {
 }
 
 TEST_F(Cli, ParamsListsAConfigsRanges) {
-    const auto r = run({"params", "--ranges", "--set", "interconnect.snoop_latency=27cycles ~ 20cycles..34cycles"});
+    // The default scenario's 11 ranges (README "Predictions"); an override
+    // replaces one, a plain value fixes one.
+    const auto d = run({"params", "--ranges"});
+    ASSERT_EQ(d.status, 0) << d.err;
+    EXPECT_EQ(std::count(d.out.begin(), d.out.end(), '\n'), 2 + 11) << d.out;
+    const auto r = run({"params", "--ranges", "--set", "interconnect.snoop_latency=27cycles ~ 25cycles..29cycles", "--set",
+                        "memory.latency=100ns"});
     ASSERT_EQ(r.status, 0) << r.err;
-    EXPECT_NE(r.out.find("interconnect.snoop_latency  27cycles  20cycles..34cycles  -26% / +26%"), std::string::npos) << r.out;
+    EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 2 + 10) << r.out;
+    EXPECT_NE(r.out.find("25cycles..29cycles     -7% / +7%\n"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("memory.latency"), std::string::npos) << r.out;
     const auto c = run({"config", "--set", "interconnect.snoop_latency=27cycles ~ 20cycles..34cycles"});
     EXPECT_NE(c.out.find("snoop_latency: 27cycles ~ 20cycles..34cycles"), std::string::npos) << c.out;
     expect_bad({"params", "some.yaml"}, "--ranges CONFIG");
