@@ -51,6 +51,13 @@ once. Give a range on the command line too:
 
 The members run as a sweep (`cohsim sweep`): in parallel, resumable (the
 same command again runs only what is missing), each point in DIR/points/.
+With --margin PATH it also finds where along PATH the least successful
+core's verdict flips (its margin): single runs at the nominal values and the
+base seed, 8 even steps from the nominal value toward each end of PATH's
+range, then bisection between the last step that kept the verdict and the
+first that did not. A non-monotone outcome can hide a flip between steps;
+`cohsim sweep` along PATH shows the whole curve.
+
 DIR/prediction.json holds the report, DIR/members.csv one row per member
 (its seed, its draws, each core's rate) for plotting. Exit status: 0 every
 member done, 1 some failed, 2 bad input.
@@ -62,6 +69,7 @@ examples:
   cohsim predict -n 32 -j 2 --out pred                      # the default scenario
   cohsim predict configs/calibration/asr_freq_skew_no_backoff.yaml --duration 100ms --out p1
   cohsim predict --set 'interconnect.snoop_latency=27cycles ~ 20cycles..34cycles' --out p2
+  cohsim predict --margin clusters.big.freq --set 'clusters.big.freq=1.8GHz ~ 1.5GHz..2.1GHz' --out p3
   cohsim predict --report pred                              # the report again, from disk
 )";
 
@@ -90,6 +98,82 @@ std::string band_text(const json& b, std::string (*fmt)(double)) {
 }
 
 std::string wait_fmt(double ns) { return time_text(ns); }
+
+// ---- the margin: where along one axis the verdict flips -----------------------
+
+// One deterministic run (the base seed, every other uncertain value at its
+// nominal) at each value of `path`; the focus core's verdict in each.
+std::vector<std::string> verdicts_at(const sweep_def& def, const std::string& path, const std::vector<std::string>& values,
+                                     const std::string& focus, const fs::path& dir, unsigned jobs) {
+    std::vector<child_job> runs;
+    for (const auto& v : values) {
+        child_job j;
+        const fs::path out = dir / ("at-" + v);
+        fs::create_directories(out);
+        std::vector<std::string> args = {"run"};
+        if (!def.config.empty()) args.push_back(def.config);
+        for (const auto& s : def.sets) args.insert(args.end(), {"--set", s});
+        args.insert(args.end(), {"--set", path + "=" + v, "-q", "--out", out.string()});
+        j.args = args;
+        j.log = (out / "run.log").string();
+        runs.push_back(j);
+    }
+    run_children(runs, jobs, [](std::size_t) {});
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        const fs::path r = dir / ("at-" + values[i]) / "result.json";
+        if (runs[i].status != 0 || !fs::exists(r))
+            throw std::runtime_error("the margin run at " + path + "=" + values[i] + " failed (see " + runs[i].log + ")");
+        std::string v = "?";
+        const json res = json::parse(read_file(r.string()));
+        for (const auto& c : res["cores"])
+            if (c["id"] == focus && c.contains("lock")) v = c["lock"]["verdict"].get<std::string>();
+        out.push_back(v);
+    }
+    return out;
+}
+
+// From the nominal value toward `end`: scan 8 even steps, then bisect between
+// the last step that kept the nominal verdict and the first that did not,
+// down to 1/512 of the way (or one quantum). Null when nothing flips.
+json search_side(const sweep_def& def, const cfg::uncertain_param& axis, std::uint64_t end, const std::string& nominal_verdict,
+                 const std::string& focus, const fs::path& dir, unsigned jobs) {
+    const auto nom = static_cast<double>(axis.nominal), span = static_cast<double>(end) - nom;
+    auto value_at = [&](double f) {
+        const double x = nom + f * span;
+        const std::uint64_t q = axis.quantum ? axis.quantum : 1;
+        return static_cast<std::uint64_t>(std::llround(x / static_cast<double>(q))) * q;
+    };
+    if (end == axis.nominal) return nullptr;
+    constexpr int steps = 8;
+    std::vector<std::string> texts;
+    for (int k = 1; k <= steps; ++k) texts.push_back(axis.format(value_at(static_cast<double>(k) / steps)));
+    const auto v = verdicts_at(def, axis.path, texts, focus, dir, jobs);
+    int first = -1;
+    for (int k = 0; k < steps; ++k)
+        if (v[k] != nominal_verdict) {
+            first = k;
+            break;
+        }
+    if (first < 0) return nullptr;
+    double lo = static_cast<double>(first) / steps, hi = static_cast<double>(first + 1) / steps;
+    std::string beyond = v[first];
+    auto apart = [&] {  // more than one quantum between the bracket's ends
+        const std::uint64_t a = value_at(lo), b = value_at(hi);
+        return (a > b ? a - b : b - a) > axis.quantum;
+    };
+    while (hi - lo > 1.0 / 512 && apart()) {
+        const double mid = (lo + hi) / 2;
+        const std::string m = verdicts_at(def, axis.path, {axis.format(value_at(mid))}, focus, dir, 1)[0];
+        if (m == nominal_verdict) lo = mid;
+        else hi = mid, beyond = m;
+    }
+    const std::uint64_t flip = value_at(hi);
+    return {{"flips_at", axis.format(flip)},
+            {"last_kept", axis.format(value_at(lo))},
+            {"verdict_beyond", beyond},
+            {"change_percent", 100.0 * (static_cast<double>(flip) - nom) / nom}};
+}
 
 }  // namespace
 
@@ -176,6 +260,7 @@ json prediction_report(const std::string& dir_text) {
         for (const auto& [r, p] : rho) sens.push_back({{"path", params[p]["path"]}, {"range", params[p]["range"]}, {"spearman", r}});
     }
     out["sensitivity"] = sens;
+    if (fs::exists(dir / "margin.json")) out["margin"] = json::parse(read_file((dir / "margin.json").string()));
     // |rho| below about 2/sqrt(N) is what N members of a parameter with no
     // effect give by chance (rho's sd is 1/sqrt(N-1) under no association).
     out["chance_level"] = done.empty() ? 1.0 : 2 / std::sqrt(static_cast<double>(done.size()));
@@ -223,13 +308,66 @@ std::string prediction_text(const json& r) {
         std::snprintf(lvl, sizeof lvl, "%.2f", r["chance_level"].get<double>());
         os << "(|rho| below " << lvl << ", 2/sqrt(members), is within what chance alone gives)\n";
     }
+    if (r.contains("margin")) {
+        const json& m = r["margin"];
+        os << "\nmargin along " << m["path"].get<std::string>() << " (one run per value: seed " << m["seed"]
+           << ", every other value nominal): at " << m["nominal"].get<std::string>() << " " << m["focus_core"].get<std::string>()
+           << " is " << m["nominal_verdict"].get<std::string>() << "\n";
+        for (const char* side : {"down", "up"}) {
+            const json& e = m[side];
+            os << "  " << side << " to " << m[std::string(side) + "_end"].get<std::string>() << ": ";
+            if (e.is_null()) {
+                os << "no flip\n";
+                continue;
+            }
+            char pct[32];
+            std::snprintf(pct, sizeof pct, "%+.2f%%", e["change_percent"].get<double>());
+            os << e["verdict_beyond"].get<std::string>() << " from " << e["flips_at"].get<std::string>() << " (" << pct
+               << "; still " << m["nominal_verdict"].get<std::string>() << " at " << e["last_kept"].get<std::string>() << ")\n";
+        }
+    }
     return os.str();
+}
+
+json write_prediction(const std::string& dir_text) {
+    const fs::path dir(dir_text);
+    const json rep = prediction_report(dir_text);
+    const sweep_def def = sweep_def::from_json(json::parse(read_file((dir / "sweep.json").string())));
+    // members.csv: a member per row, its seed, its draws and each core's rate.
+    std::ostringstream csv;
+    csv << "member";
+    for (const auto& a : def.axes) csv << "," << a.path;
+    std::vector<std::string> ids;
+    for (const auto& c : rep["cores"]) ids.push_back(c["id"].get<std::string>()), csv << "," << ids.back() << ".acquisitions_per_s";
+    csv << "\n";
+    const std::size_t n = def.axes.empty() ? 0 : def.axes[0].values.size();
+    for (std::size_t i = 0; i < n; ++i) {
+        const fs::path r = dir / "points" / point_name(i) / "result.json";
+        if (!fs::exists(r)) continue;
+        const json j = json::parse(read_file(r.string()));
+        csv << i;
+        for (const auto& a : def.axes) csv << "," << a.values[i];
+        std::map<std::string, double> rate;
+        const double sim_s = j["simulated_ns"].get<double>() * 1e-9;
+        for (const auto& c : j["cores"])
+            if (c.contains("lock")) rate[c["id"].get<std::string>()] = sim_s > 0 ? c["lock"]["acquisitions"].get<double>() / sim_s : 0;
+        for (const auto& id : ids) {
+            char b[32];
+            std::snprintf(b, sizeof b, "%.6g", rate[id]);
+            csv << "," << b;
+        }
+        csv << "\n";
+    }
+    write_file_atomic((dir / "members.csv").string(), csv.str());
+    write_file_atomic((dir / "prediction.json").string(), rep.dump(2) + "\n");
+    return rep;
 }
 
 int cmd_predict(const std::vector<std::string>& args) {
     namespace po = boost::program_options;
     std::vector<std::string> sets;
-    std::string out_dir, report, dur;
+    std::string out_dir, report, dur, margin, emit;
+    long point = -1;
     std::string jobs_text = std::to_string(host_cores()), n_text = "32";
     po::options_description d("options");
     d.add_options()  //
@@ -240,7 +378,15 @@ int cmd_predict(const std::vector<std::string>& args) {
         ("duration", po::value(&dur)->value_name("TIME"), "each member's simulated time, overriding run.duration")  //
         ("set", po::value(&sets)->composing()->value_name("PATH=VALUE"),
          "override one config value for every member; NOMINAL ~ LO..HI makes it uncertain. Repeatable.")  //
-        ("report", po::value(&report)->value_name("DIR"), "print the report of an ensemble directory again (no run)")  //
+        ("margin", po::value(&margin)->value_name("PATH"),
+         "also find where along PATH (an uncertain value: its range is the search's extent) the least successful "
+         "core's verdict flips: from the nominal run, 8 steps toward each end of the range, then bisection")  //
+        ("report", po::value(&report)->value_name("DIR"),
+         "write DIR/prediction.json and members.csv from the members on disk and print the report (no run; after "
+         "a Slurm array, or to look again)")  //
+        ("point", po::value(&point)->value_name("K"), "run only member K (0-based; for job arrays) and exit")  //
+        ("emit", po::value(&emit)->value_name("slurm"),
+         "write DIR/predict.sbatch (a Slurm job array, one task per member) instead of running; then --report DIR")  //
         ("help,h", "show this help");
     const parsed_args p = parse_args(args, d);
     if (p.vm.count("help")) {
@@ -248,8 +394,9 @@ int cmd_predict(const std::vector<std::string>& args) {
         return 0;
     }
     if (!report.empty()) {
-        std::cout << prediction_text(prediction_report(report));
-        return 0;
+        const json rep = write_prediction(report);
+        std::cout << prediction_text(rep);
+        return rep["members"]["done"] == rep["members"]["requested"] ? 0 : 1;
     }
     if (p.positional.size() > 1) throw usage_error("predict takes at most one CONFIG, got " + std::to_string(p.positional.size()));
     const auto n = static_cast<std::size_t>(parse_count(n_text, "--members", 3, 10000));
@@ -301,34 +448,46 @@ int cmd_predict(const std::vector<std::string>& args) {
     if (unc.empty())
         std::cerr << "cohsim predict: the config has no uncertain values (NOMINAL ~ LO..HI), so the members differ by "
                      "their seed only\n";
+    const cfg::uncertain_param* axis = nullptr;
+    if (!margin.empty()) {
+        for (const auto& up : unc)
+            if (up.path == margin) axis = &up;
+        if (!axis)
+            throw usage_error("--margin " + margin + ": not an uncertain value of this config (give it a range: --set '" + margin +
+                              "=NOMINAL ~ LO..HI'; `cohsim params --ranges` lists the config's)");
+    }
+    if (point >= 0) return run_one_point(def, dir, static_cast<std::size_t>(point));
+    if (!emit.empty()) {
+        if (emit != "slurm") throw usage_error("--emit " + emit + ": unknown (expected --emit slurm)");
+        merge_sweep(dir, def);  // sweep.json, so the tasks and --report know the ensemble
+        std::vector<std::string> cmd = {"predict"};
+        if (!def.config.empty()) cmd.push_back(def.config);
+        cmd.insert(cmd.end(), {"-n", std::to_string(n)});
+        for (const auto& s2 : def.sets) cmd.insert(cmd.end(), {"--set", s2});
+        cmd.insert(cmd.end(), {"--out", dir.string()});
+        const std::string script = write_array_script(dir, "predict", n, cmd);
+        std::cout << "wrote " << script << " (" << n << " tasks); submit it with sbatch, then: cohsim predict --report " << out_dir
+                  << "\n";
+        return 0;
+    }
     const int status = run_sweep(def, dir, jobs, out_dir);
 
-    const json rep = prediction_report(dir.string());
-    write_file_atomic((dir / "prediction.json").string(), rep.dump(2) + "\n");
-    // members.csv: a member per row, its draws and each core's rate.
-    std::ostringstream csv;
-    csv << "member,seed";
-    for (const auto& up : unc) csv << "," << up.path;
-    std::vector<std::string> ids;
-    for (const auto& c : rep["cores"]) ids.push_back(c["id"].get<std::string>()), csv << "," << ids.back() << ".acquisitions_per_s";
-    csv << "\n";
-    for (std::size_t i = 0; i < n; ++i) {
-        const fs::path r = dir / "points" / point_name(i) / "result.json";
-        if (!fs::exists(r)) continue;
-        const json j = json::parse(read_file(r.string()));
-        csv << i << "," << seeds.values[i];
-        for (std::size_t k = 0; k < unc.size(); ++k) csv << "," << def.axes[k + 1].values[i];
-        std::map<std::string, double> rate;
-        for (const auto& c : j["cores"])
-            if (c.contains("lock")) rate[c["id"].get<std::string>()] = c["lock"]["acquisitions"].get<double>() / (j["simulated_ns"].get<double>() * 1e-9);
-        for (const auto& id : ids) {
-            char b[32];
-            std::snprintf(b, sizeof b, "%.6g", rate[id]);
-            csv << "," << b;
-        }
-        csv << "\n";
+    json rep = prediction_report(dir.string());
+    if (axis && rep.contains("focus_core")) {
+        const std::string focus = rep["focus_core"].get<std::string>();
+        sweep_def base = def;  // the nominal run: the base seed, no draws
+        base.axes.clear();
+        const fs::path mdir = dir / "margin";
+        std::cerr << "cohsim predict: margin along " << axis->path << " for " << focus << "\n";
+        json m = {{"path", axis->path},           {"focus_core", focus},
+                  {"seed", cfg.run.seed},         {"nominal", axis->format(axis->nominal)},
+                  {"down_end", axis->format(axis->lo)}, {"up_end", axis->format(axis->hi)}};
+        m["nominal_verdict"] = verdicts_at(base, axis->path, {axis->format(axis->nominal)}, focus, mdir, 1)[0];
+        m["down"] = search_side(base, *axis, axis->lo, m["nominal_verdict"], focus, mdir, jobs);
+        m["up"] = search_side(base, *axis, axis->hi, m["nominal_verdict"], focus, mdir, jobs);
+        write_file_atomic((dir / "margin.json").string(), m.dump(2) + "\n");
     }
-    write_file_atomic((dir / "members.csv").string(), csv.str());
+    rep = write_prediction(dir.string());
     std::cout << prediction_text(rep) << "\n" << (dir / "prediction.json").string() << ", " << (dir / "members.csv").string()
               << "\n";
     return status;

@@ -221,6 +221,25 @@ std::vector<std::string> sweep_def::run_args(const std::vector<std::string>& poi
     return args;
 }
 
+std::string write_array_script(const fs::path& dir, const std::string& name, std::size_t tasks,
+                               const std::vector<std::string>& command) {
+    auto quoted = [](const std::string& a) {
+        std::string q = "'";
+        for (char c : a) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+        return q + "'";
+    };
+    std::ostringstream sb;
+    sb << "#!/bin/sh\n# A Slurm job array: one task per point of this cohsim " << name << ".\n"
+       << "#SBATCH --job-name=cohsim-" << name << "\n#SBATCH --array=0-" << tasks - 1 << "\n#SBATCH --ntasks=1\n"
+       << "#SBATCH --output=" << (dir / "points" / "slurm-%a.out").string() << "\n"
+       << "exec " << quoted(self_binary());
+    for (const auto& a : command) sb << " " << quoted(a);
+    sb << " --point \"$SLURM_ARRAY_TASK_ID\"\n";
+    const std::string path = (dir / (name + ".sbatch")).string();
+    write_file_atomic(path, sb.str());
+    return path;
+}
+
 void check_same_sweep(const sweep_def& def, const fs::path& dir, const std::string& out_dir) {
     if (!fs::exists(dir / "sweep.json")) return;
     json old = json::parse(read_file((dir / "sweep.json").string()));
@@ -376,6 +395,21 @@ child_job point_job(const fs::path& dir, const sweep_def& def, const std::vector
 
 }  // namespace
 
+int merge_sweep(const fs::path& dir, const sweep_def& def) { return aggregate(dir, def); }
+
+int run_one_point(const sweep_def& def, const fs::path& dir, std::size_t k) {
+    const auto pts = sweep_points(def.axes, def.zip);
+    if (k >= pts.size())
+        throw usage_error("--point " + std::to_string(k) + ": the sweep has points 0 to " + std::to_string(pts.size() - 1));
+    fs::create_directories(dir / "points");
+    if (state_of(dir, k) == point_state::done) return 0;
+    std::vector<child_job> one = {point_job(dir, def, pts[k], k)};
+    run_children(one, 1, [](std::size_t) {});
+    finish_point(dir, k, one[0]);
+    aggregate(dir, def);
+    return state_of(dir, k) == point_state::done ? 0 : 1;
+}
+
 int run_sweep(const sweep_def& def, const fs::path& dir, unsigned jobs, const std::string& out_dir) {
     const auto pts = sweep_points(def.axes, def.zip);
     fs::create_directories(dir / "points");
@@ -487,30 +521,17 @@ int cmd_sweep(const std::vector<std::string>& args) {
     const fs::path dir = fs::absolute(out_dir);
     fs::create_directories(dir / "points");
     check_same_sweep(def, dir, out_dir);
-    if (point >= 0) {
-        if (static_cast<std::size_t>(point) >= pts.size())
-            throw usage_error("--point " + std::to_string(point) + ": the sweep has points 0 to " + std::to_string(pts.size() - 1));
-        const std::size_t k = static_cast<std::size_t>(point);
-        if (state_of(dir, k) == point_state::done) return 0;
-        std::vector<child_job> one = {point_job(dir, def, pts[k], k)};
-        run_children(one, 1, [](std::size_t) {});
-        finish_point(dir, k, one[0]);
-        return state_of(dir, k) == point_state::done ? 0 : 1;
-    }
+    if (point >= 0) return run_one_point(def, dir, static_cast<std::size_t>(point));
     if (!emit.empty()) {
         aggregate(dir, def);  // sweep.json, so the tasks and --merge know the sweep
-        std::ostringstream sb;
-        sb << "#!/bin/sh\n# A Slurm job array: one task per point of this cohsim sweep.\n"
-           << "#SBATCH --job-name=cohsim-sweep\n#SBATCH --array=0-" << pts.size() - 1 << "\n#SBATCH --ntasks=1\n"
-           << "#SBATCH --output=" << (dir / "points" / "slurm-%a.out").string() << "\n"
-           << "exec " << self_binary() << " sweep";
-        if (!def.config.empty()) sb << " '" << def.config << "'";
-        for (const auto& s : def.sets) sb << " --set '" << s << "'";
-        for (const auto& v : varies) sb << " --vary '" << v << "'";
-        if (def.zip) sb << " --zip";
-        sb << " --out '" << dir.string() << "' --point \"$SLURM_ARRAY_TASK_ID\"\n";
-        write_file_atomic((dir / "sweep.sbatch").string(), sb.str());
-        std::cout << "wrote " << (dir / "sweep.sbatch").string() << " (" << pts.size() << " tasks); submit it with sbatch, then: cohsim sweep --merge "
+        std::vector<std::string> cmd = {"sweep"};
+        if (!def.config.empty()) cmd.push_back(def.config);
+        for (const auto& s : def.sets) cmd.insert(cmd.end(), {"--set", s});
+        for (const auto& v : varies) cmd.insert(cmd.end(), {"--vary", v});
+        if (def.zip) cmd.push_back("--zip");
+        cmd.insert(cmd.end(), {"--out", dir.string()});
+        const std::string script = write_array_script(dir, "sweep", pts.size(), cmd);
+        std::cout << "wrote " << script << " (" << pts.size() << " tasks); submit it with sbatch, then: cohsim sweep --merge "
                   << out_dir << "\n";
         return 0;
     }

@@ -56,6 +56,19 @@ struct sweep_def {
 // messages name the directory.
 int run_sweep(const sweep_def& def, const std::filesystem::path& dir, unsigned jobs, const std::string& out_dir);
 
+// Writes DIR/results.csv and DIR/sweep.json from the points on disk; returns
+// how many failed.
+int merge_sweep(const std::filesystem::path& dir, const sweep_def& def);
+
+// Runs point k of `def` into `dir` alone (a job array's task); 0 when it is done.
+int run_one_point(const sweep_def& def, const std::filesystem::path& dir, std::size_t k);
+
+// Writes DIR/NAME.sbatch: a Slurm job array of `tasks` tasks, each running
+// this binary with `command` (quoted for the shell) and --point TASK_ID.
+// Returns its path.
+std::string write_array_script(const std::filesystem::path& dir, const std::string& name, std::size_t tasks,
+                               const std::vector<std::string>& command);
+
 // A usage_error when `dir` already holds a sweep other than `def` (resuming
 // the same one is fine).
 void check_same_sweep(const sweep_def& def, const std::filesystem::path& dir, const std::string& out_dir);

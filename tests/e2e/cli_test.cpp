@@ -858,3 +858,36 @@ TEST_F(Cli, ParamsListsAConfigsRanges) {
     EXPECT_NE(c.out.find("snoop_latency: 27cycles ~ 20cycles..34cycles"), std::string::npos) << c.out;
     expect_bad({"params", "some.yaml"}, "--ranges CONFIG");
 }
+
+TEST_F(Cli, PredictMarginBracketsTheFlip) {
+    // The default scenario along the big core's clock: the little core is
+    // STARVED at 1.8 GHz and shares the lock somewhat below it (README
+    // "Predictions"). Whatever the margin reports must hold when run directly:
+    // the last value kept gives the nominal verdict, the flip value another,
+    // and the two are within 1/512 of the searched side (300 MHz) apart.
+    const auto r = run({"predict", "-n", "3", "-j", "2", "--duration", "20ms", "--set",
+                        "clusters.big.freq=1.8GHz ~ 1.5GHz..2.1GHz", "--margin", "clusters.big.freq", "--out", "m"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const json m = read_json("m/prediction.json")["margin"];
+    EXPECT_EQ(m["focus_core"], "little.2");
+    EXPECT_EQ(m["nominal_verdict"], "STARVED");
+    ASSERT_FALSE(m["down"].is_null()) << m.dump();
+    auto verdict_at = [&](const std::string& f) {
+        const auto d = run({"run", "--duration", "20ms", "--set", "clusters.big.freq=" + f, "-q", "--out", "at"});
+        EXPECT_EQ(d.status, 0) << d.err;
+        return read_json("at/result.json")["cores"][2]["lock"]["verdict"].get<std::string>();
+    };
+    auto parse_hz = [](const std::string& f) {  // "1.784766GHz", "900MHz"
+        const double scale = f.find("GHz") != std::string::npos ? 1e9 : f.find("MHz") != std::string::npos ? 1e6 : 1e3;
+        return std::stod(f) * scale;
+    };
+    const std::string kept = m["down"]["last_kept"], flip = m["down"]["flips_at"];
+    EXPECT_EQ(verdict_at(kept), "STARVED");
+    EXPECT_EQ(verdict_at(flip), m["down"]["verdict_beyond"].get<std::string>());
+    EXPECT_NE(m["down"]["verdict_beyond"], "STARVED");
+    const double gap = parse_hz(kept) - parse_hz(flip);
+    EXPECT_GT(gap, 0);
+    EXPECT_LE(gap, 300e6 / 512 + 1e3);
+    EXPECT_NE(r.out.find("margin along clusters.big.freq"), std::string::npos) << r.out;
+    expect_bad({"predict", "--margin", "clusters.big.freq"}, "--margin clusters.big.freq: not an uncertain value");
+}

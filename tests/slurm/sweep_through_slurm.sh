@@ -3,7 +3,8 @@
 # running), then a one-node slurmctld and slurmd of our own (config, state,
 # logs and ports in a temporary directory), submits `cohsim sweep --emit
 # slurm`'s job array with sbatch --wait, merges, and checks that results.csv
-# equals a local run of the same sweep byte for byte. Needs root and the
+# equals a local run of the same sweep byte for byte; then the same for an
+# ensemble (`cohsim predict --emit slurm`, then --report). Needs root and the
 # Debian packages slurm-wlm and munge (scripts/setup.sh installs them).
 #   sh tests/slurm/sweep_through_slurm.sh COHSIM_BINARY
 set -eu
@@ -94,3 +95,13 @@ sbatch --wait "$work/s/sweep.sbatch" > sbatch.log 2>&1 || fail "the job array fa
 cmp "$work/s/results.csv" "$work/local/results.csv" || fail "results.csv through Slurm differs from the local one"
 [ "$(grep -c '' "$work/s/results.csv")" -eq 49 ] || fail "expected 6 points x 8 cores + a header"
 echo "slurm test: 6 points through a Slurm job array; results.csv equals the local run's"
+
+# An ensemble (cohsim predict) the same way: the report through Slurm equals the local one.
+set -- -n 4 --duration 2ms
+"$cohsim" predict "$@" --out "$work/p" --emit slurm > pemit.log 2>&1 || fail "predict --emit slurm failed: $(cat pemit.log)"
+sbatch --wait "$work/p/predict.sbatch" > psbatch.log 2>&1 || fail "the predict job array failed: $(cat psbatch.log; cat $work/p/points/slurm-*.out 2>/dev/null)"
+"$cohsim" predict --report "$work/p" > preport.log 2>&1 || fail "predict --report failed: $(cat preport.log)"
+"$cohsim" predict "$@" --out "$work/plocal" > plocal.log 2>&1 || fail "the local predict failed"
+cmp "$work/p/prediction.json" "$work/plocal/prediction.json" || fail "prediction.json through Slurm differs from the local one"
+cmp "$work/p/members.csv" "$work/plocal/members.csv" || fail "members.csv through Slurm differs from the local one"
+echo "slurm test: a 4-member ensemble through a Slurm job array; its report equals the local one"
