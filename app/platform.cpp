@@ -53,6 +53,8 @@ void platform_config::describe(cfg::struct_schema<platform_config>& s) {
     s.sub("memory", &platform_config::memory, "main memory");
     s.sub("timer", &platform_config::timer, "generic timer and its event stream");
     s.sub("workload", &platform_config::workload, "what the cores run: programs and their parameters");
+    s.sub("activity", &platform_config::activity,
+          "what else runs on the machine meanwhile (interrupts): the scenario's activity profile, apart from the silicon");
     s.rule([](const platform_config& c, const cfg::node* n, const std::string&) {
         std::uint64_t total = 0;
         for (const auto& [name, cl] : c.clusters) total += cl.cores;
@@ -79,6 +81,28 @@ void platform_config::describe(cfg::struct_schema<platform_config>& s) {
             throw cfg::config_error(tn2 ? tn2->loc : cfg::source_loc{}, "workload.trace",
                                     "a trace and threads at once", "either trace or threads");
         }
+        // Every activity selector names clusters or cores of this platform.
+        auto check_selector = [&](const std::string& sel, const std::string& path, bool all_ok) {
+            std::string names;
+            for (const auto& [name, cl] : c.clusters)
+                names += (names.empty() ? "" : ", ") + name + ", " + name + ".0.." + name + "." + std::to_string(cl.cores - 1);
+            const std::string expected = std::string(all_ok ? "all, or " : "") +
+                                         "cluster names and core ids, comma-separated, of this platform: " + names;
+            const cfg::node* v = n ? cfg::find_path(const_cast<cfg::node&>(*n), path) : nullptr;
+            const cfg::source_loc loc = v ? v->loc : cfg::source_loc{};
+            const auto words = selector_words(sel);
+            if (words.empty() && !all_ok) throw cfg::config_error(loc, path, "'" + sel + "' selects every core", expected);
+            for (const auto& w : words) {
+                bool ok = c.clusters.find(w) != nullptr;
+                for (const auto& [name, cl] : c.clusters)
+                    for (unsigned i = 0; i < cl.cores && !ok; ++i) ok = w == name + "." + std::to_string(i);
+                if (!ok) throw cfg::config_error(loc, path, "'" + w + "' is not a cluster or core of this platform", expected);
+            }
+        };
+        check_selector(c.activity.tick.cores, "activity.tick.cores", true);
+        check_selector(c.activity.random_interrupts.cores, "activity.random_interrupts.cores", true);
+        for (std::size_t i = 0; i < c.activity.device_interrupts.size(); ++i)
+            check_selector(c.activity.device_interrupts[i].cores, "activity.device_interrupts." + std::to_string(i) + ".cores", false);
         // Every thread names an existing core, each core at most once.
         const cfg::node* wn = n ? n->find("workload") : nullptr;
         const cfg::node* tn = wn ? wn->find("threads") : nullptr;

@@ -11,6 +11,7 @@
 #include "models/core.h"
 #include "models/generic_timer.h"
 #include "models/memory_system.h"
+#include "workloads/activity.h"
 #include "workloads/scenario.h"
 #include "sim/schema.h"
 
@@ -47,6 +48,7 @@ struct platform_config {
     memory_params memory;
     generic_timer_params timer;
     workload_params workload;
+    activity_params activity;
     // The values the file gives as NOMINAL ~ LO..HI, in document order (not a
     // key: filled by load_platform; the run uses each nominal value).
     std::vector<cfg::uncertain_param> uncertain;

@@ -29,8 +29,9 @@ system_model::system_model(const platform_config& cfg, const std::string& config
         for (unsigned i = 0; i < cl.cores; ++i) {
             const std::string id = name + "." + std::to_string(i);
             const std::string module_name = name + "_" + std::to_string(i);
-            m_cores.push_back(
-                std::make_unique<core>(module_name.c_str(), id, name, i, cl.core, *m_domains.back(), cl.timing));
+            core_params timing = cl.timing;
+            apply_activity(m_cfg.activity, name, id, m_cfg.run.seed, timing);
+            m_cores.push_back(std::make_unique<core>(module_name.c_str(), id, name, i, cl.core, *m_domains.back(), timing));
             m_timer->subscribe(m_cores.back().get());
         }
     }

@@ -89,49 +89,6 @@ void core_params::describe(cfg::struct_schema<core_params>& s) {
     s.param("barrier_latency", &core_params::barrier_latency, "core cycles a DMB/DSB costs")
         .def(cycles{4})
         .range(cycles{0}, cycles{10000});
-    s.param("tick_period", &core_params::tick_period,
-            "period of the scheduler-tick interrupt, 0s for none (Linux HZ=250: 4ms; arm-sync.md section 7.5)")
-        .def(duration{0})
-        .range(duration{0}, duration{fs_per_second});
-    s.param("tick_handler", &core_params::tick_handler, "time each tick keeps the core away from its program")
-        .def(duration{0})
-        .range(duration{0}, duration{fs_per_second / 10});
-    // kernel/time/tick-sched.c: without the skew_tick=1 boot option every
-    // CPU's tick timer expires at the same instant.
-    s.param("tick_skew", &core_params::tick_skew,
-            "false: the ticks of every core without skew come at the same instants (Linux's default); true: each "
-            "core's ticks at its own phase (Linux booted with skew_tick=1)")
-        .def(false);
-    s.param("irq_interval", &core_params::irq_interval,
-            "mean gap between random interrupts (a Poisson process: device, firmware or secure-world interrupts "
-            "at no fixed rhythm), 0s for none")
-        .def(duration{0})
-        .range(duration{0}, duration{10 * fs_per_second});
-    s.param("irq_handler", &core_params::irq_handler, "time each random interrupt keeps the core away from its program")
-        .def(duration{0})
-        .range(duration{0}, duration{fs_per_second / 10});
-    // A handler as long as its period would never let the program run again.
-    s.rule([](const core_params& p, const cfg::node* n, const std::string& path) {
-        auto fail = [&](const char* key, const std::string& what, const std::string& expected) {
-            const cfg::node* k = n ? n->find(key) : nullptr;
-            throw cfg::config_error(k ? k->loc : n ? n->loc : cfg::source_loc{}, cfg::join_path(path, key), what, expected);
-        };
-        // Interrupts are taken one by one: more than one a microsecond is not
-        // a machine anyone runs, and would only make the run crawl.
-        constexpr duration min_gap{fs_per_second / 1'000'000};
-        if (p.tick_period.fs > 0 && p.tick_period < min_gap)
-            fail("tick_period", "'" + to_string(p.tick_period) + "' is shorter than 1us", "0s (no tick) or at least 1us");
-        if (p.irq_interval.fs > 0 && p.irq_interval < min_gap)
-            fail("irq_interval", "'" + to_string(p.irq_interval) + "' is shorter than 1us", "0s (none) or at least 1us");
-        if (p.tick_period.fs > 0 && !(p.tick_handler < p.tick_period))
-            fail("tick_handler", "'" + to_string(p.tick_handler) + "' is not shorter than tick_period (" +
-                                     to_string(p.tick_period) + "): the core would only run its handler",
-                 "a handler shorter than tick_period");
-        if (p.irq_interval.fs > 0 && p.irq_handler.fs > p.irq_interval.fs / 2)
-            fail("irq_handler", "'" + to_string(p.irq_handler) + "' is more than half of irq_interval (" +
-                                    to_string(p.irq_interval) + "): interrupts would pile up",
-                 "at most half of irq_interval");
-    });
 }
 
 namespace {
@@ -168,6 +125,8 @@ core::core(const sc_core::sc_module_name& name, std::string id, std::string clus
       m_queue(kernel::queue()),
       m_stats(m_id),
       m_process(std::make_unique<process>(m_id, [this] { run(); })) {
+    for (const auto& d : m_params.devices) m_next_device.push_back(d.first);
+    if (!m_next_device.empty()) m_next_device_min = *std::min_element(m_next_device.begin(), m_next_device.end());
     m_queue.ready(*m_process);
 }
 
@@ -200,17 +159,37 @@ void core::take_due_interrupts() {
     duration local = local_time();
     if (local < next_interrupt()) return;  // the common case: nothing due
     while (!(local < next_interrupt())) {
-        const bool tick = !(m_next_irq < m_next_tick);
-        duration& due = tick ? m_next_tick : m_next_irq;
+        // The earliest source; at equal times the tick, then the random
+        // interrupt, then the devices in their order.
+        enum class source { tick, random, device } src = source::tick;
+        std::size_t dev = 0;
+        duration due_at = m_next_tick;
+        if (m_next_irq < due_at) src = source::random, due_at = m_next_irq;
+        for (std::size_t i = 0; i < m_next_device.size(); ++i)
+            if (m_next_device[i] < due_at) src = source::device, dev = i, due_at = m_next_device[i];
         ++m_interrupts;
-        if (!tick) ++m_random_interrupts;
-        if (local < due) local = due;
+        if (src == source::random) ++m_random_interrupts;
+        if (src == source::device) ++m_device_interrupts;
+        if (local < due_at) local = due_at;
         const duration entry = local;
-        local.fs += (tick ? m_params.tick_handler : m_params.irq_handler).fs;
+        const duration handler = src == source::tick     ? m_params.tick_handler
+                                 : src == source::random ? m_params.irq_handler
+                                                         : m_params.devices[dev].handler;
+        local.fs += handler.fs;
         if (m_obs.trace)
-            m_obs.trace->slice(timeline_observer::group::cores, m_id + " interrupts", tick ? "tick handler" : "interrupt handler",
-                           entry, local);
-        due.fs += tick ? m_params.tick_period.fs : m_irq_random.exponential(m_params.irq_interval.fs);
+            m_obs.trace->slice(timeline_observer::group::cores, m_id + " interrupts",
+                               src == source::tick     ? "tick handler"
+                               : src == source::random ? "interrupt handler"
+                                                       : m_params.devices[dev].name + " handler",
+                               entry, local);
+        switch (src) {
+            case source::tick: m_next_tick.fs += m_params.tick_period.fs; break;
+            case source::random: m_next_irq.fs += m_irq_random.exponential(m_params.irq_interval.fs); break;
+            case source::device:
+                m_next_device[dev].fs += m_params.devices[dev].period.fs;
+                m_next_device_min = *std::min_element(m_next_device.begin(), m_next_device.end());
+                break;
+        }
         m_event_register = true;  // the exception return is a WFE wake-up event ...
         if (m_mem) m_mem->clear_exclusive(m_agent);  // ... and clears the local monitor (arm-sync.md 3.2)
     }

@@ -84,11 +84,20 @@ struct core_params {
     std::uint32_t store_buffer;
     cycles wfe_wake_latency;
     cycles barrier_latency;
-    duration tick_period;   // 0 = no periodic interrupt
-    duration tick_handler;
-    bool tick_skew;         // false: every non-skewed core ticks at one phase (Linux's default)
-    duration irq_interval;  // mean gap between random interrupts; 0 = none
-    duration irq_handler;
+    // Interrupts: not config keys of the core (a platform describes silicon);
+    // set from the scenario's activity profile (workloads/activity.h).
+    duration tick_period{};   // 0 = no periodic interrupt
+    duration tick_handler{};
+    bool tick_skew = false;   // false: every non-skewed core ticks at one phase (Linux's default)
+    duration irq_interval{};  // mean gap between random interrupts; 0 = none
+    duration irq_handler{};
+    // Periodic device interrupts aimed at this core (a display's vsync, an
+    // audio period): each every `period` from `first`, costing `handler`.
+    struct device_interrupt {
+        std::string name;
+        duration period, handler, first;
+    };
+    std::vector<device_interrupt> devices;
     static void describe(cfg::struct_schema<core_params>& s);
     // Fills unset instruction costs from `type`'s preset.
     void apply_preset(core_type type);
@@ -133,8 +142,8 @@ public:
     // This core's pseudo-random stream, seeded from the run's seed.
     random_stream& random() { return m_random; }
     duration next_tick() const { return m_next_tick; }
-    // The earlier of the next tick and the next random interrupt (max if neither).
-    duration next_interrupt() const { return std::min(m_next_tick, m_next_irq); }
+    // The earliest of the next tick, random and device interrupt (max if none).
+    duration next_interrupt() const { return std::min(std::min(m_next_tick, m_next_irq), m_next_device_min); }
     void connect(memory_system* mem, unsigned agent, const std::vector<core*>* all_cores);
     // Who wakes this core from WFE at its interrupt arrivals.
     void set_alarm(interrupt_alarm* a) { m_alarm = a; }
@@ -234,6 +243,8 @@ private:
 
     duration m_next_tick{~std::uint64_t{0}};
     duration m_next_irq{~std::uint64_t{0}};
+    std::vector<duration> m_next_device;             // per params().devices
+    duration m_next_device_min{~std::uint64_t{0}};  // the earliest of them
     random_stream m_irq_random;
     interrupt_alarm* m_alarm = nullptr;
     observers m_obs;
@@ -254,7 +265,8 @@ private:
     counter m_wake_monitor{m_stats, "wakes_monitor_cleared", "wake-ups caused by the clearing of this core's exclusive monitor"};
     counter m_wake_interrupt{m_stats, "wakes_interrupt", "wake-ups caused by an interrupt"};
     counter m_interrupts{m_stats, "interrupts", "interrupts taken (scheduler ticks and random interrupts)"};
-    counter m_random_interrupts{m_stats, "random_interrupts", "random interrupts taken (timing.irq_interval)"};
+    counter m_random_interrupts{m_stats, "random_interrupts", "random interrupts taken (activity.random_interrupts)"};
+    counter m_device_interrupts{m_stats, "device_interrupts", "periodic device interrupts taken (activity.device_interrupts)"};
     counter m_stores_buffered{m_stats, "stores_buffered", "stores issued into the store buffer (timing.store_buffer)"};
     counter m_store_buffer_full{m_stats, "store_buffer_full", "stores that waited for a free store-buffer entry"};
     counter m_loads_forwarded{m_stats, "loads_forwarded", "loads served from a store in flight (store-to-load forwarding)"};

@@ -367,8 +367,7 @@ TEST_F(Cli, RareInterruptsLetTheStarvedCoreInAndStayDeterministic) {
     const std::string cfg = std::string(COHSIM_SOURCE_DIR) + "/configs/calibration/asr_freq_skew_no_backoff.yaml";
     auto go = [&](const std::string& interval, const std::string& seed, const std::string& out) {
         const auto r = run({"run", cfg, "--duration", "50ms", "--seed", seed, "--set",
-                            "clusters.little.timing.irq_interval=" + interval, "--set",
-                            "clusters.big.timing.irq_interval=" + interval, "--json", out, "-q"});
+                            "activity.random_interrupts.interval=" + interval, "--json", out, "-q"});
         EXPECT_EQ(r.status, 0) << r.err;
         json j = read_json(out);
         j.erase("host_seconds");
@@ -591,7 +590,7 @@ TEST_F(Cli, TraceIsValidTraceEventJson) {
     expect_bad({"run", "--trace", "no/such/dir/x.json"}, "--trace no/such/dir/x.json: cannot write");
     const auto r = run({"run", "--duration", "300us", "--trace", "t.json", "-q", "--set",
                         "workload.threads.1.cpu_relax=wfe_backoff", "--set", "workload.params.THRESHOLD=10", "--set",
-                        "clusters.big.timing.irq_interval=50us", "--set", "clusters.big.timing.irq_handler=1us"});
+                        "activity.random_interrupts={interval: 50us, handler: 1us, cores: big}"});
     ASSERT_EQ(r.status, 0) << r.err;
     const json t = read_json("t.json");
     ASSERT_TRUE(t.contains("traceEvents"));
@@ -843,15 +842,15 @@ TEST_F(Cli, PredictFindsTheParameterWithAKnownEffect) {
 }
 
 TEST_F(Cli, ParamsListsAConfigsRanges) {
-    // The default scenario's 11 ranges (README "Predictions"); an override
+    // The default scenario's 10 ranges (README "Predictions"); an override
     // replaces one, a plain value fixes one.
     const auto d = run({"params", "--ranges"});
     ASSERT_EQ(d.status, 0) << d.err;
-    EXPECT_EQ(std::count(d.out.begin(), d.out.end(), '\n'), 2 + 11) << d.out;
+    EXPECT_EQ(std::count(d.out.begin(), d.out.end(), '\n'), 2 + 10) << d.out;
     const auto r = run({"params", "--ranges", "--set", "interconnect.snoop_latency=27cycles ~ 25cycles..29cycles", "--set",
                         "memory.latency=100ns"});
     ASSERT_EQ(r.status, 0) << r.err;
-    EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 2 + 10) << r.out;
+    EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 2 + 9) << r.out;
     EXPECT_NE(r.out.find("25cycles..29cycles     -7% / +7%\n"), std::string::npos) << r.out;
     EXPECT_EQ(r.out.find("memory.latency"), std::string::npos) << r.out;
     const auto c = run({"config", "--set", "interconnect.snoop_latency=27cycles ~ 20cycles..34cycles"});

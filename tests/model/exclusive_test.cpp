@@ -199,7 +199,7 @@ TEST(Wfe, NoEventNoWake) {
 }
 
 TEST(Wfe, SchedulerTickWakesAndRunsItsHandler) {
-    system_model sys(test_platform({"clusters.big.timing={wfe_wake_latency: 10cycles, tick_period: 100us, tick_handler: 10us}"}));
+    system_model sys(test_platform({"activity.tick={period: 100us, handler: 10us, cores: big}"}));
     duration tick, woke, after;
     sys.find_core("big.0")->set_program([&](core& c) {
         tick = c.next_tick();
@@ -223,22 +223,55 @@ TEST(Wfe, SchedulerTickWakesAndRunsItsHandler) {
     EXPECT_EQ(g.counters["random_interrupts"], 0u);
 }
 
-TEST(Wfe, TicksAreAlignedUnlessSkewed) {
-    // Linux's default: every CPU's tick at the same instant; with skew_tick=1
-    // each at its own phase (tick_skew on the little cluster here).
-    system_model sys(test_platform({"clusters.little.timing={tick_period: 4ms, tick_skew: true}",
-                                    "clusters.big.timing={tick_period: 4ms}"}));
+TEST(Wfe, TicksAreAligned) {
+    // Linux's default: every CPU's tick at the same instant.
+    system_model sys(test_platform({"activity.tick={period: 4ms}"}));
     const duration b0 = sys.find_core("big.0")->next_tick(), b1 = sys.find_core("big.1")->next_tick();
     const duration l0 = sys.find_core("little.0")->next_tick(), l1 = sys.find_core("little.1")->next_tick();
     EXPECT_EQ(b0.fs, b1.fs);
+    EXPECT_EQ(l0.fs, b0.fs);
+    EXPECT_EQ(l1.fs, b0.fs);
     EXPECT_LT(b0.fs, 4000 * us);
+}
+
+TEST(Wfe, TicksAreSkewedOnRequest) {
+    // With skew_tick=1 each core's tick at its own phase, within one period;
+    // a core the tick does not select has none.
+    system_model sys(test_platform({"activity.tick={period: 4ms, skew: true, cores: 'little, big.0'}"}));
+    const duration b0 = sys.find_core("big.0")->next_tick();
+    const duration l0 = sys.find_core("little.0")->next_tick(), l1 = sys.find_core("little.1")->next_tick();
     EXPECT_NE(l0.fs, l1.fs);
     EXPECT_NE(l0.fs, b0.fs);
-    EXPECT_LT(std::max(l0.fs, l1.fs), 4000 * us);
+    EXPECT_NE(l1.fs, b0.fs);
+    EXPECT_LT(std::max({l0.fs, l1.fs, b0.fs}), 4000 * us);
+    EXPECT_EQ(sys.find_core("big.1")->next_tick().fs, ~std::uint64_t{0});
+}
+
+TEST(Wfe, DeviceInterruptsArePeriodicOnTheirCore) {
+    // A 60 Hz vsync on little.0 at phase 1 ms, 30 us each: in 100 ms, at 1,
+    // 17.67, 34.33, 51, 67.67 and 84.33 ms (6), each one on little.0 only.
+    system_model sys(test_platform({"activity.device_interrupts=[{name: vsync, cores: little.0, period: 16.666667ms, "
+                                    "handler: 30us, phase: 1ms}]"}));
+    EXPECT_EQ(sys.find_core("little.0")->next_interrupt().fs, 1000 * us);
+    EXPECT_EQ(sys.find_core("little.1")->next_interrupt().fs, ~std::uint64_t{0});
+    duration end;
+    sys.find_core("little.0")->set_program([&](core& c) {
+        while (c.local_time().fs < 100'000 * us) c.work(cycles{832});  // 1 us of work at a time
+        end = c.local_time();
+    });
+    run_for_fs(101'000 * us);
+    group_stats g(sys.find_core("little.0")->stats());
+    EXPECT_EQ(g.counters["device_interrupts"], 6u);
+    EXPECT_EQ(g.counters["interrupts"], 6u);
+    EXPECT_EQ(g.counters["random_interrupts"], 0u);
+    EXPECT_EQ(group_stats(sys.find_core("little.1")->stats()).counters["interrupts"], 0u);
+    // The work loop runs past 100 ms by less than one iteration and the handlers' time.
+    EXPECT_GE(end.fs, 100'000 * us);
+    EXPECT_LT(end.fs, 100'000 * us + 1 * us + 6 * 30 * us + 1 * us);
 }
 
 TEST(Wfe, RandomInterruptWakesAtItsDrawnArrival) {
-    system_model sys(test_platform({"clusters.big.timing={wfe_wake_latency: 10cycles, irq_interval: 50us, irq_handler: 2us}"}));
+    system_model sys(test_platform({"activity.random_interrupts={interval: 50us, handler: 2us, cores: big}"}));
     duration first, woke, after;
     sys.find_core("big.0")->set_program([&](core& c) {
         first = c.next_interrupt();
@@ -274,7 +307,7 @@ TEST(Wfe, RandomInterruptsTakeExactlyTheirHandlersFromAComputingCore) {
     // interrupt every 20 us on average, 1 us each: the core's time is its
     // work plus its handlers, to within one cycle of re-alignment per
     // interrupt, and about 500 arrive.
-    system_model sys(test_platform({"clusters.big.timing={irq_interval: 20us, irq_handler: 1us}"}));
+    system_model sys(test_platform({"activity.random_interrupts={interval: 20us, handler: 1us, cores: big}"}));
     std::uint64_t iterations = 0, k = 0;
     duration end;
     sys.find_core("big.0")->set_program([&](core& c) {

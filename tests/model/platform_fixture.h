@@ -41,6 +41,7 @@ inline platform_config test_platform(const std::vector<std::string>& sets = {}) 
         "run={duration: 1ms}",
         "workload.threads=[]",
         "workload.params={}",
+        "activity={}",  // no interrupts unless a test asks for them
     };
     for (const char* b : base) o.emplace_back("test", b);
     if (exact_runs()) o.emplace_back("test", "run.exact=true");

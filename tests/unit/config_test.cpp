@@ -228,15 +228,27 @@ TEST_F(ConfigTest, ErrorOutOfRange) {
               "interconnect: {freq: 1GHz}\n");
     expect_has(error_of(evnti), evnti + ":2:31: timer.evnti: '16' is out of range (expected between 0 and 15)");
     // Interrupt handlers that would leave the program no time: rules across keys.
-    const auto tick = write("f.yaml", "clusters: {little: {freq: 1GHz, core: cortex-a7, timing: {tick_period: 4ms, tick_handler: 4ms}}}\n"
-                            "timer: {freq: 1.92MHz, evnti: 8}\n");
-    expect_has(error_of(tick), tick + ":1:91: clusters.little.timing.tick_handler: '4ms' is not shorter than tick_period (4ms)");
-    const auto irq = write("g.yaml", "clusters: {little: {freq: 1GHz, core: cortex-a7, timing: {irq_interval: 10us, irq_handler: 6us}}}\n"
-                           "timer: {freq: 1.92MHz, evnti: 8}\n");
-    expect_has(error_of(irq), irq + ":1:92: clusters.little.timing.irq_handler: '6us' is more than half of irq_interval (10us)");
-    const auto fast = write("h.yaml", "clusters: {little: {freq: 1GHz, core: cortex-a7, timing: {irq_interval: 100ns}}}\n"
-                            "timer: {freq: 1.92MHz, evnti: 8}\n");
-    expect_has(error_of(fast), fast + ":1:73: clusters.little.timing.irq_interval: '100ns' is shorter than 1us (expected 0s (none) or at least 1us)");
+    const std::string cl =
+        "clusters: {little: {freq: 1GHz, core: cortex-a7}}\ntimer: {freq: 1.92MHz, evnti: 8}\ninterconnect: {freq: 1GHz}\n";
+    const auto tick = write("f.yaml", cl + "activity: {tick: {period: 4ms, handler: 4ms}}\n");
+    expect_has(error_of(tick), tick + ":4:41: activity.tick.handler: '4ms' is not shorter than period (4ms)");
+    const auto irq = write("g.yaml", cl + "activity: {random_interrupts: {interval: 10us, handler: 6us}}\n");
+    expect_has(error_of(irq), irq + ":4:57: activity.random_interrupts.handler: '6us' is more than half of interval (10us)");
+    const auto fast = write("h.yaml", cl + "activity: {random_interrupts: {interval: 100ns}}\n");
+    expect_has(error_of(fast), fast + ":4:42: activity.random_interrupts.interval: '100ns' is shorter than 1us (expected 0s (none) or at least 1us)");
+    // Selectors name clusters and cores of the platform.
+    const auto sel = write("i.yaml", cl + "activity: {tick: {period: 4ms, cores: 'little, big'}}\n");
+    expect_has(error_of(sel), sel + ":4:39: activity.tick.cores: 'big' is not a cluster or core of this platform "
+                                    "(expected all, or cluster names and core ids, comma-separated, of this platform: little, "
+                                    "little.0..little.0)");
+    const auto dev = write("j.yaml", cl + "activity: {device_interrupts: [{name: vsync, cores: little.1, period: 16ms}]}\n");
+    expect_has(error_of(dev), dev + ":4:53: activity.device_interrupts.0.cores: 'little.1' is not a cluster or core");
+    const auto phase = write("k.yaml", cl + "activity: {device_interrupts: [{name: v, cores: little, period: 16ms, phase: 20ms}]}\n");
+    expect_has(error_of(phase), "activity.device_interrupts.0.phase: '20ms' is not within the first period (16ms)");
+    // The cores' timing no longer takes interrupt keys: they are activity, not silicon.
+    const auto old = write("l.yaml", "clusters: {little: {freq: 1GHz, core: cortex-a7, timing: {irq_interval: 10ms}}}\n"
+                                     "timer: {freq: 1.92MHz, evnti: 8}\n");
+    expect_has(error_of(old), "clusters.little.timing.irq_interval: unknown key");
     // Too many cores over all clusters: a rule across keys.
     std::string big = "clusters:\n";
     for (int i = 0; i < 5; ++i) big += "  c" + std::to_string(i) + ": {freq: 1GHz, cores: 256, core: cortex-a7}\n";
@@ -307,9 +319,11 @@ TEST_F(ConfigTest, ParamsListEveryLeafOnce) {
     expect_has(type->constraint, "cortex-a53");
     ASSERT_NE(find("run.duration"), nullptr);
     ASSERT_NE(find("timer.evnti"), nullptr);
-    // Every listed leaf is loadable from the effective dump of the default: the
-    // listing and the parser come from the same declarations.
-    const std::string yaml = cfg::to_yaml(effective_config(load("")));
+    // Every listed leaf is loadable from the effective dump of the default
+    // (with one item in each list): the listing and the parser come from the
+    // same declarations.
+    const std::string yaml = cfg::to_yaml(
+        effective_config(load("", {"activity.device_interrupts=[{name: vsync, cores: little.0, period: 16ms, phase: 1ms}]"})));
     for (const auto& p : params) {
         const auto leaf = p.path.substr(p.path.rfind('.') + 1);
         expect_has(yaml, leaf + ":");
