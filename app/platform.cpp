@@ -19,6 +19,10 @@ void run_params::describe(cfg::struct_schema<run_params>& s) {
             "true: no acceleration (every time its own kernel activation, every core waits in the kernel): the "
             "reference timing, slower; results are byte-identical either way")
         .def(false);
+    s.param("noise", &run_params::noise,
+            "false: every source of physical timing noise off (interconnect.cdc_aperture, memory refresh), whatever "
+            "their parameters say: for exact-cycle tests and to see a run without them")
+        .def(true);
 }
 
 void cluster_params::describe(cfg::struct_schema<cluster_params>& s) {

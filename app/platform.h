@@ -22,6 +22,7 @@ struct run_params {
     std::uint64_t seed = 1;
     duration deadlock_after;
     bool exact = false;  // no acceleration: the reference timing
+    bool noise = true;   // false: every physical noise source off (exact-cycle tests)
     static void describe(cfg::struct_schema<run_params>& s);
 };
 

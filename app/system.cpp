@@ -35,7 +35,8 @@ system_model::system_model(const platform_config& cfg, const std::string& config
             m_timer->subscribe(m_cores.back().get());
         }
     }
-    m_mem = std::make_unique<memory_system>("memory", specs, m_cfg.interconnect, m_cfg.memory, dsu_specs);
+    m_mem = std::make_unique<memory_system>("memory", specs, m_cfg.interconnect, m_cfg.memory, dsu_specs,
+                                            noise{m_cfg.run.noise, m_cfg.run.seed});
     for (const auto& c : m_cores) m_core_ptrs.push_back(c.get());
     for (unsigned i = 0; i < m_cores.size(); ++i) {
         m_cores[i]->connect(m_mem.get(), i, &m_core_ptrs);

@@ -49,11 +49,11 @@ struct memory_system::impl {
     event_queue* q = &kernel::queue();
 
     impl(const std::vector<cluster_spec>& specs, const interconnect_params& icp, const memory_params& memp,
-         const std::vector<dsu_spec>& dsu_specs)
+         const std::vector<dsu_spec>& dsu_specs, const noise& n)
         : ic(icp, sockets_of(specs), agents_of(specs)),
-          memory(memp, ic.clock(), sockets_of(specs), ic.stats()),
+          memory(memp, ic.clock(), sockets_of(specs), ic.stats(), n),
           link(icp.link_latency, icp.link_bytes_per_second, ic.stats()),
-          net(clusters, socket_of(specs), ic, link),
+          net(clusters, socket_of(specs), ic, link, n),
           point(f, clusters, dsu_of(specs), dsus, ic, memory, far_atomics) {
         for (const auto& d : dsu_specs)
             dsus.push_back(std::make_unique<dsu>(d.name, *d.clock, d.l3, static_cast<std::uint32_t>(line_bytes)));
@@ -81,8 +81,9 @@ struct memory_system::impl {
 };
 
 memory_system::memory_system(const sc_core::sc_module_name& name, const std::vector<cluster_spec>& clusters,
-                             const interconnect_params& ic, const memory_params& mem, const std::vector<dsu_spec>& dsus)
-    : sc_module(name), m(std::make_unique<impl>(clusters, ic, mem, dsus)) {}
+                             const interconnect_params& ic, const memory_params& mem, const std::vector<dsu_spec>& dsus,
+                             const noise& n)
+    : sc_module(name), m(std::make_unique<impl>(clusters, ic, mem, dsus, n)) {}
 
 memory_system::~memory_system() = default;
 

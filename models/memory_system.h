@@ -17,6 +17,8 @@
 // performed when the protocol lets it. Not modelled (yet): instruction fetch.
 #pragma once
 
+#include "sim/noise.h"
+
 #include <systemc>
 
 #include <cstdint>
@@ -67,7 +69,8 @@ public:
     };
 
     memory_system(const sc_core::sc_module_name& name, const std::vector<cluster_spec>& clusters,
-                  const interconnect_params& ic, const memory_params& mem, const std::vector<dsu_spec>& dsus = {});
+                  const interconnect_params& ic, const memory_params& mem, const std::vector<dsu_spec>& dsus = {},
+                  const noise& n = {});
     ~memory_system() override;
 
     // Most accesses one L1 may have in flight (each to a different line).

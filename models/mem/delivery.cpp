@@ -5,8 +5,24 @@
 namespace cohsim {
 
 delivery::delivery(const std::vector<std::unique_ptr<cluster>>& clusters, std::vector<unsigned> socket_of,
-                   interconnect& ic, socket_link& link)
-    : m_clusters(clusters), m_socket_of(std::move(socket_of)), m_ic(ic), m_link(link) {}
+                   interconnect& ic, socket_link& link, const noise& n)
+    : m_clusters(clusters),
+      m_socket_of(std::move(socket_of)),
+      m_ic(ic),
+      m_link(link),
+      m_noise(n),
+      m_aperture_fs(n.on ? ic.params().cdc_aperture.fs : 0) {}
+
+duration delivery::synchronized(duration t, unsigned crossing, unsigned k, std::uint64_t line) const {
+    if (m_aperture_fs == 0) return t;
+    // The data's arrival relative to the receiver's clock, moved by a draw in
+    // [-aperture/2, aperture/2): a negative draw cannot make it earlier (it is
+    // seen at the first edge at or after t), a positive one can push it past
+    // an edge that lies within it.
+    const double u = m_noise.uniform(crossing, k, line, t.fs);
+    const auto d = static_cast<std::int64_t>(u * static_cast<double>(m_aperture_fs)) - static_cast<std::int64_t>(m_aperture_fs / 2);
+    return d > 0 ? duration{t.fs + static_cast<std::uint64_t>(d)} : t;
+}
 
 unsigned delivery::home_socket(std::uint64_t line) const { return m_ic.home_socket(line, line_bytes); }
 
@@ -18,25 +34,25 @@ duration delivery::cross(duration t, unsigned k, std::uint64_t line, bool to_hom
 
 duration delivery::scu_to_home(unsigned k, std::uint64_t line, duration t) {
     const interconnect_params& p = m_ic.params();
-    return m_ic.through(cross(t, k, line, true, false), home_socket(line), interconnect::channel::request,
-                        p.request_occupancy, p.request_latency);
+    return m_ic.through(synchronized(cross(t, k, line, true, false), 1, k, line), home_socket(line),
+                        interconnect::channel::request, p.request_occupancy, p.request_latency);
 }
 
 duration delivery::snoop_to_scu(unsigned k, std::uint64_t line, duration t) {
     const duration sent = m_ic.through(t, home_socket(line), interconnect::channel::snoop, cycles{1}, m_ic.params().snoop_latency);
-    return m_clusters[k]->arrive(cross(sent, k, line, false, false));
+    return m_clusters[k]->arrive(synchronized(cross(sent, k, line, false, false), 3, k, line));
 }
 
 duration delivery::home_to_scu(unsigned k, std::uint64_t line, duration t, bool data) {
     const interconnect_params& p = m_ic.params();
     const duration sent = m_ic.through(t, home_socket(line), interconnect::channel::data,
                                        data ? p.data_occupancy : cycles{1}, p.data_latency);
-    return m_clusters[k]->arrive(cross(sent, k, line, false, data));
+    return m_clusters[k]->arrive(synchronized(cross(sent, k, line, false, data), 4, k, line));
 }
 
 duration delivery::answer_to_home(unsigned k, std::uint64_t line, duration t, bool data) {
     const interconnect_params& p = m_ic.params();
-    const duration leave = cross(t, k, line, true, data);
+    const duration leave = synchronized(cross(t, k, line, true, data), 2, k, line);
     return data ? m_ic.through(leave, home_socket(line), interconnect::channel::data, p.data_occupancy, p.response_latency)
                 : m_ic.through(leave, p.response_latency);
 }

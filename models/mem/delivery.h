@@ -11,7 +11,10 @@
 //   home -> SCU     the snoop channel (snoops) or the data channel (grants, data)
 //   SCU -> home     answers: the data channel when they carry a line, else no channel
 // and each hop between a cluster and a home on another socket crosses the
-// socket link.
+// socket link. With noise on and interconnect.cdc_aperture > 0, each of the
+// four crossings between a cluster's clock and the interconnect's may miss
+// its first receiver edge (interconnect.h), drawn per message from the run's
+// seed, the crossing, the cluster, the line and the arrival time.
 #pragma once
 
 #include <cstdint>
@@ -21,6 +24,7 @@
 #include "models/mem/cluster.h"
 #include "models/mem/interconnect.h"
 #include "models/mem/socket_link.h"
+#include "sim/noise.h"
 #include "sim/units.h"
 
 namespace cohsim {
@@ -29,7 +33,13 @@ class delivery {
 public:
     // `socket_of`: each cluster's socket.
     delivery(const std::vector<std::unique_ptr<cluster>>& clusters, std::vector<unsigned> socket_of, interconnect& ic,
-             socket_link& link);
+             socket_link& link, const noise& n = {});
+
+    // A crossing into another clock domain arriving at `t`: the time the
+    // receiver's synchronizer treats as its arrival (t, or later by less than
+    // half the aperture, when the draw says it misses the edge). `crossing`
+    // names which of the four, for the draw.
+    duration synchronized(duration t, unsigned crossing, unsigned k, std::uint64_t line) const;
 
     // `n` cycles of cluster `k`'s clock after `t`'s next edge.
     duration in_cluster(unsigned k, duration t, cycles n) const { return m_clusters[k]->after(t, n); }
@@ -56,6 +66,8 @@ private:
     std::vector<unsigned> m_socket_of;
     interconnect& m_ic;
     socket_link& m_link;
+    noise m_noise;
+    std::uint64_t m_aperture_fs;  // 0: no synchronizer noise
 };
 
 }  // namespace cohsim

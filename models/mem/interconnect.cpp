@@ -49,6 +49,12 @@ void interconnect_params::describe(cfg::struct_schema<interconnect_params>& s) {
             "one crossing of the inter-socket link (only with clusters on several sockets)")
         .def(interconnect_params{}.link_latency)
         .range(duration{0}, duration{100'000'000'000ULL});
+    s.param("cdc_aperture", &interconnect_params::cdc_aperture,
+            "decision window of the clock-domain-crossing synchronizers between the clusters and the interconnect "
+            "(setup time plus the clocks' relative jitter): a message arriving within half of it before a receiver "
+            "edge, or on it, may miss that edge; 0s: every crossing is seen at the first edge (no noise)")
+        .def(duration{0})
+        .range(duration{0}, duration{1'000'000});
     s.param("link_bytes_per_second", &interconnect_params::link_bytes_per_second,
             "inter-socket link bandwidth each way, bytes per second")
         .def(interconnect_params{}.link_bytes_per_second)

@@ -13,6 +13,13 @@
 // virtual channels, credit flow control.
 // Timing assumptions: each latency is in interconnect cycles from the
 // platform's sources; the line transfer's occupancy models the data width.
+// Noise (run.noise): a message crossing between a cluster's clock and the
+// interconnect's is seen at the receiver's first edge at or after its
+// arrival, except that one arriving within cdc_aperture/2 before that edge,
+// or exactly on it, may miss it (then the next edge): the synchronizer's
+// setup window and the two clocks' relative jitter. The miss is drawn per
+// message (delivery.h): probability 1/2 exactly on the edge, falling linearly
+// to 0 at cdc_aperture/2 before it.
 #pragma once
 
 #include <cstdint>
@@ -43,6 +50,7 @@ struct interconnect_params {
     cycles data_occupancy{4};    // cycles a 64-byte line holds the data channel
     bool far_atomics = false;    // LSE atomics performed at the interconnect
     duration link_latency{100'000'000};                 // between sockets, each way
+    duration cdc_aperture{0};  // synchronizer decision window at the interconnect's ports; 0 = exact edges
     std::uint64_t link_bytes_per_second = 25'000'000'000ULL;
     static void describe(cfg::struct_schema<interconnect_params>& s);
 };

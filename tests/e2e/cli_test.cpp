@@ -890,3 +890,30 @@ TEST_F(Cli, PredictMarginBracketsTheFlip) {
     EXPECT_NE(r.out.find("margin along clusters.big.freq"), std::string::npos) << r.out;
     expect_bad({"predict", "--margin", "clusters.big.freq"}, "--margin clusters.big.freq: not an uncertain value");
 }
+
+// ---- physical timing noise --------------------------------------------------------
+
+TEST_F(Cli, NoiseIsSeededKeyedToEventsAndSwitchable) {
+    // The default scenario without the harness's jitter or interrupts: every
+    // seed gives the same run. With the synchronizers' aperture on, the seed
+    // matters; the accelerated and the reference timing still agree byte for
+    // byte; run.noise=false is the run without noise whatever the aperture.
+    auto go = [&](const std::string& seed, const std::vector<std::string>& more) {
+        std::vector<std::string> args = {"run", "--duration", "5ms", "--seed", seed, "--set",
+                                         "workload.params={INSIDE: 200, INSIDE_JITTER: 0, OUTSIDE: 300, OUTSIDE_JITTER: 0}",
+                                         "--set", "activity={}", "-q", "--out", "n"};
+        args.insert(args.end(), more.begin(), more.end());
+        const auto r = run(args);
+        EXPECT_EQ(r.status, 0) << r.err;
+        json j = read_json("n/result.json");
+        for (const char* k : {"host_seconds", "sim_events", "config", "seed"}) j.erase(k);
+        return j;
+    };
+    const std::vector<std::string> noisy = {"--set", "interconnect.cdc_aperture=200ps"};
+    EXPECT_EQ(go("1", {}), go("2", {}));
+    const json a = go("1", noisy), b = go("2", noisy);
+    EXPECT_NE(a, b);
+    EXPECT_NE(a, go("1", {}));
+    EXPECT_EQ(a, go("1", {"--set", "interconnect.cdc_aperture=200ps", "--set", "run.exact=true"}));
+    EXPECT_EQ(go("1", {}), go("1", {"--set", "interconnect.cdc_aperture=200ps", "--set", "run.noise=false"}));
+}

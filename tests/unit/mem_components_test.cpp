@@ -207,3 +207,91 @@ TEST(FunctionalMemory, BytesOfAWordAreLittleEndian) {
     m.write(0x104, 4, 0xaabbccddu);
     EXPECT_EQ(m.read(0x100, 8), 0xaabbccdd55667788ULL);
 }
+
+// ---- noise: the synchronizer's aperture and DRAM refresh ----------------------
+
+namespace {
+// The probability, over many messages (lines), that a crossing arriving at
+// `t` is seen after its first receiver edge.
+double miss_rate(const delivery& net, const clock_domain& rx, duration t) {
+    int missed = 0;
+    constexpr int n = 20000;
+    for (int line = 0; line < n; ++line) {
+        const duration s = net.synchronized(t, 1, 0, static_cast<std::uint64_t>(line) * 64);
+        EXPECT_GE(s.fs, t.fs);                  // never earlier than its arrival
+        EXPECT_LT(s.fs, t.fs + 50'000 + 1);     // later by less than half the aperture
+        missed += rx.next_edge(s).fs > rx.next_edge(t).fs;
+    }
+    return static_cast<double>(missed) / n;
+}
+}  // namespace
+
+TEST(Noise, ASynchronizerMissesItsEdgeAsItsApertureSays) {
+    // Interconnect at 500 MHz (edges every 2 ns), aperture 100 ps: a message
+    // arriving exactly on an edge misses it with probability 1/2, 25 ps
+    // before it with probability (50 - 25) / 100 = 1/4, 60 ps before it or
+    // just after an edge never. 20000 messages: sd <= 0.0036, bounds 4 sd.
+    interconnect_params p = ic_params(500);
+    p.cdc_aperture = duration{100'000};
+    interconnect ic(p, 1, 2);
+    stat_group g("interconnect");
+    socket_link link(at_ns(100), 16'000'000'000ULL, g);
+    const std::vector<std::unique_ptr<cluster>> none;
+    const delivery net(none, {}, ic, link, noise{true, 7});
+    EXPECT_NEAR(miss_rate(net, ic.clock(), at_ns(10)), 0.5, 0.015);
+    EXPECT_NEAR(miss_rate(net, ic.clock(), duration{10 * ns - 25'000}), 0.25, 0.015);
+    EXPECT_EQ(miss_rate(net, ic.clock(), duration{10 * ns - 60'000}), 0.0);
+    EXPECT_EQ(miss_rate(net, ic.clock(), duration{10 * ns + 1}), 0.0);
+    // The draw belongs to the message: the same one, the same answer; another
+    // seed, other answers.
+    EXPECT_EQ(net.synchronized(at_ns(10), 1, 0, 640).fs, net.synchronized(at_ns(10), 1, 0, 640).fs);
+    const delivery other(none, {}, ic, link, noise{true, 8});
+    int differ = 0;
+    for (std::uint64_t line = 0; line < 100; ++line)
+        differ += net.synchronized(at_ns(10), 1, 0, line * 64).fs != other.synchronized(at_ns(10), 1, 0, line * 64).fs;
+    EXPECT_GT(differ, 20);
+    // Noise off (run.noise: false): the first edge, always.
+    const delivery exact(none, {}, ic, link, noise{false, 7});
+    for (std::uint64_t line = 0; line < 100; ++line) EXPECT_EQ(exact.synchronized(at_ns(10), 1, 0, line * 64).fs, 10 * ns);
+}
+
+TEST(Noise, RefreshBlocksReadsForItsDutyCycle) {
+    // Refresh every 1000 ns for 100 ns (a 10% duty cycle): reads asked every
+    // 7 ns over 700 us, one at a time, see the refresh in 10% of cases (to
+    // within the 7 ns grid: 14 or 15 of every 100 consecutive starts... over
+    // 100000 reads, 0.1 +- 0.002) and wait for it to end; the mean wait of
+    // those that wait is half the refresh, 50 ns (+- 4 ns for the grid).
+    const clock_domain ic("ic", frequency{1'000'000'000});  // 1 ns edges
+    stat_group g("interconnect");
+    memory_params p;
+    p.latency = at_ns(10);
+    p.bytes_per_second = 64'000'000'000'000ULL;  // a line holds the controller 1 ps
+    p.refresh_interval = at_ns(1000);
+    p.refresh_time = at_ns(100);
+    dram d(p, ic, 1, g, noise{true, 3});
+    std::uint64_t waited = 0;
+    double wait_sum = 0;
+    constexpr std::uint64_t reads = 100'000;
+    for (std::uint64_t i = 0; i < reads; ++i) {
+        const duration asked = at_ns(7 * i + 7);
+        const duration back = d.read_line(0, asked, 64);
+        const double extra = static_cast<double>(back.fs - ic.next_edge(duration{asked.fs + p.latency.fs}).fs) / ns;
+        if (extra > 0.5) ++waited, wait_sum += extra;
+        EXPECT_LE(extra, 101);
+    }
+    EXPECT_NEAR(static_cast<double>(waited) / reads, 0.1, 0.002);
+    EXPECT_NEAR(wait_sum / static_cast<double>(waited), 50, 4);
+    struct reader : stat_visitor {
+        std::uint64_t waits = ~std::uint64_t{0};
+        void counter(const std::string& n, const std::string&, std::uint64_t v) override {
+            if (n == "memory_refresh_waits") waits = v;
+        }
+        void distribution(const std::string&, const std::string&, const summary&) override {}
+    } r;
+    g.accept(r);
+    EXPECT_EQ(r.waits, waited);
+    // Noise off: no refresh at all.
+    stat_group g2("interconnect");
+    dram quiet(p, ic, 1, g2, noise{false, 3});
+    EXPECT_EQ(quiet.read_line(0, at_ns(5000), 64).fs, 5010 * ns);
+}
