@@ -19,6 +19,7 @@
 #include <sstream>
 
 #include "models/coherence_protocol.h"
+#include "sim/files.h"
 #include "sim/log.h"
 #include "app/platform.h"
 #include "app/results.h"
@@ -250,6 +251,14 @@ int cmd_run(const std::vector<std::string>& args) {
     const std::string source = file.empty() ? default_config_name : file;
 
     std::filesystem::create_directories(out_dir);
+    // Where the results go must be writable before the run, not after it.
+    if (!json_file.empty()) {
+        try {
+            atomic_file probe(json_file);  // removed unwritten when it goes
+        } catch (const std::runtime_error& e) {
+            throw usage_error(std::string("--json ") + e.what() + " (expected a file in a directory that exists)");
+        }
+    }
 
     spdlog::debug("elaborating {} cores from {}", [&] {
         unsigned n = 0;

@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "app/options.h"
+#include "app/platform.h"
 #include "app/results.h"
 #include "app/spawn.h"
 #include "sim/units.h"
@@ -245,8 +246,38 @@ void check_same_sweep(const sweep_def& def, const fs::path& dir, const std::stri
     json old = json::parse(read_file((dir / "sweep.json").string()));
     old.erase("points");
     old.erase("summary");
-    if (old != def.to_json())
-        throw usage_error(out_dir + " holds another sweep (its sweep.json differs from this command); use another --out");
+    if (old == def.to_json()) return;
+    // Another sweep: refused while it holds a finished point; one with none
+    // (every point failed, or none ran) is cleared and reused.
+    if (fs::exists(dir / "points"))
+        for (const auto& e : fs::directory_iterator(dir / "points"))
+            if (fs::exists(e.path() / "cores.csv"))
+                throw usage_error(out_dir + " holds another sweep (its sweep.json differs from this command) with finished "
+                                            "points; use another --out");
+    fs::remove_all(dir / "points");
+    fs::remove(dir / "sweep.json");
+    fs::remove(dir / "results.csv");
+    fs::create_directories(dir / "points");
+}
+
+void check_points(const sweep_def& def) {
+    const auto pts = sweep_points(def.axes, def.zip);
+    std::vector<std::pair<std::string, std::string>> base;
+    for (std::size_t i = 0; i < def.sets.size(); ++i) base.emplace_back("--set #" + std::to_string(i + 1), def.sets[i]);
+    for (std::size_t k = 0; k < pts.size(); ++k) {
+        auto o = base;
+        for (std::size_t i = 0; i < def.axes.size(); ++i)
+            o.emplace_back("--vary " + def.axes[i].path, def.axes[i].path + "=" + pts[k][i]);
+        try {
+            load_platform(def.config, o);
+        } catch (const cfg::config_error& e) {
+            std::string values;
+            for (std::size_t i = 0; i < def.axes.size(); ++i)
+                values += (values.empty() ? "" : ", ") + def.axes[i].path + "=" + pts[k][i];
+            throw usage_error("point " + std::to_string(k) + " (" + values + ") is not a valid config, so no point ran: " +
+                              e.what());
+        }
+    }
 }
 
 std::string point_name(std::size_t k) {
@@ -412,6 +443,7 @@ int run_one_point(const sweep_def& def, const fs::path& dir, std::size_t k) {
 
 int run_sweep(const sweep_def& def, const fs::path& dir, unsigned jobs, const std::string& out_dir) {
     const auto pts = sweep_points(def.axes, def.zip);
+    check_points(def);
     fs::create_directories(dir / "points");
     check_same_sweep(def, dir, out_dir);
     // Stale partial points of an interrupted sweep go; finished ones stay.
@@ -523,6 +555,7 @@ int cmd_sweep(const std::vector<std::string>& args) {
     check_same_sweep(def, dir, out_dir);
     if (point >= 0) return run_one_point(def, dir, static_cast<std::size_t>(point));
     if (!emit.empty()) {
+        check_points(def);
         aggregate(dir, def);  // sweep.json, so the tasks and --merge know the sweep
         std::vector<std::string> cmd = {"sweep"};
         if (!def.config.empty()) cmd.push_back(def.config);

@@ -50,8 +50,13 @@ struct sweep_def {
     std::vector<std::string> run_args(const std::vector<std::string>& point, const std::string& out) const;
 };
 
+// Loads every point's config (no simulation): a usage_error naming the first
+// point that is not a valid config, its values and the config error.
+void check_points(const sweep_def& def);
+
 // Runs the points of `def` not yet done in `dir` (creating it), `jobs` at a
-// time, with progress on stderr; refuses a directory holding another sweep.
+// time, with progress on stderr; refuses a directory holding another sweep
+// and, before running anything, a point whose config is not valid.
 // Returns 0 when every point is done, 1 when some failed. `out_dir` is how
 // messages name the directory.
 int run_sweep(const sweep_def& def, const std::filesystem::path& dir, unsigned jobs, const std::string& out_dir);
@@ -69,8 +74,9 @@ int run_one_point(const sweep_def& def, const std::filesystem::path& dir, std::s
 std::string write_array_script(const std::filesystem::path& dir, const std::string& name, std::size_t tasks,
                                const std::vector<std::string>& command);
 
-// A usage_error when `dir` already holds a sweep other than `def` (resuming
-// the same one is fine).
+// A usage_error when `dir` already holds a sweep other than `def` with a
+// finished point (resuming the same one is fine; one with no finished point
+// is cleared for reuse).
 void check_same_sweep(const sweep_def& def, const std::filesystem::path& dir, const std::string& out_dir);
 
 // "0007": the directory name of point k under DIR/points/.

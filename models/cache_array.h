@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/schema.h"
+
 namespace cohsim {
 
 struct cache_geometry {
@@ -20,6 +22,26 @@ struct cache_geometry {
     // Empty if valid, else what is wrong.
     std::string problem() const;
 };
+
+// A config rule for a cache's `size` and `ways` keys: the geometry must be
+// valid (64-byte lines), else a config error at `size` that names the nearest
+// valid sizes for those ways.
+template <class P>
+void cache_geometry_rule(cfg::struct_schema<P>& s) {
+    s.rule([](const P& p, const cfg::node* n, const std::string& path) {
+        const cache_geometry g{p.size.bytes, p.ways, 64};
+        const std::string what = g.problem();
+        if (what.empty()) return;
+        const std::uint64_t unit = std::uint64_t{p.ways} * 64;
+        std::uint64_t lo = unit;
+        while (lo * 2 <= p.size.bytes) lo *= 2;
+        const cfg::node* k = n ? n->find("size") : nullptr;
+        throw cfg::config_error(k ? k->loc : n ? n->loc : cfg::source_loc{}, cfg::join_path(path, "size"),
+                                "'" + to_string(p.size) + "' with " + std::to_string(p.ways) + " ways of 64B lines: " + what,
+                                "ways x 64B x a power of two sets, e.g. " + to_string(byte_size{lo}) + " or " +
+                                    to_string(byte_size{lo * 2}) + " with " + std::to_string(p.ways) + " ways");
+    });
+}
 
 template <class T>
 class cache_array {

@@ -50,8 +50,8 @@ contention judge(const std::vector<contender>& cores, double run_ns) {
         const double wait_frac = run_ns > 0 ? c.longest_wait_ns / run_ns : 0;
         if (!out.enough) r.v = verdict::too_few;
         else if (!contended) r.v = verdict::fair;  // nobody to lose to
-        else if (r.share < 0.01 * fair || wait_frac >= 0.25) r.v = verdict::starved;
-        else if (r.share < 0.5 * fair || r.longest_wait_turns >= 100) r.v = verdict::disadvantaged;
+        else if (r.share < 0.01 * fair) r.v = verdict::starved;
+        else if (r.share < 0.5 * fair || r.longest_wait_turns >= 100 || wait_frac >= 0.25) r.v = verdict::disadvantaged;
         else if (r.share > (n + 1) / (2 * n)) r.v = verdict::dominant;
         char share[32];
         std::snprintf(share, sizeof share, "%.2g", r.share);

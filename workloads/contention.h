@@ -6,8 +6,10 @@
 // between its acquisitions if every core had its fair share. Verdicts:
 //   too few samples  fewer than 100 acquisitions per core on average (A/n < 100):
 //                    no label, whatever the run looked like; run longer
-//   STARVED          share < 1% of the fair share, or a single wait >= 25% of T
+//   STARVED          share < 1% of the fair share
 //   DISADVANTAGED    share < 50% of the fair share, or a single wait >= 100 turns
+//                    or >= 25% of T (a core that got its share overall but was
+//                    shut out for a long stretch is not starved)
 //   DOMINANT         share above (n+1)/(2n): the other cores together got less
 //                    than half of what was fair for them (never "fair")
 //   fair             otherwise
@@ -18,7 +20,7 @@
 // waits grows like ln K); a wait in turns does not grow with T as a wait
 // against T does. They agree with Jain's index J: one core at a share of a/n
 // caps J at n(n-1) / (a^2 (n-1) + (n-a)^2) (the others even), so a core
-// STARVED by its share means J <= ~(n-1)/n and one DISADVANTAGED by its share
+// STARVED means J <= ~(n-1)/n and one DISADVANTAGED by its share
 // J < 1 - 1/(4n-3) (0.8 for two cores); tests/unit/contention_test.cpp checks
 // the bound on random shares.
 // The reason names the core's acquisitions against the most successful core's

@@ -17,9 +17,12 @@ void thread_params::describe(cfg::struct_schema<thread_params>& s) {
     s.param("cpu_relax", &thread_params::cpu_relax,
             "cpu_relax() after each unlock: yield (a NOP) or wfe_backoff (sleep in WFE every THRESHOLD calls); sets RELAX")
         .def(relax_kind::yield);
-    s.param("inside", &thread_params::inside, "work inside the critical section (sets INSIDE)").def(cycles{0});
-    s.param("outside", &thread_params::outside, "work after cpu_relax (sets OUTSIDE)").def(cycles{0});
-    s.param("start", &thread_params::start, "work before the first iteration (sets START)").def(cycles{0});
+    s.param("inside", &thread_params::inside,
+            "work inside the critical section (sets INSIDE; unset: workload.params' or the program's own)")
+        .def(std::nullopt);
+    s.param("outside", &thread_params::outside, "work after cpu_relax (sets OUTSIDE; unset: as inside)").def(std::nullopt);
+    s.param("start", &thread_params::start, "work before the first iteration (sets START; unset: as inside)")
+        .def(std::nullopt);
     s.param("iterations", &thread_params::iterations, "lock/unlock iterations, 0 = forever (sets ITERATIONS)")
         .def(0u);
     s.int_map("params", &thread_params::params, "more .equ overrides for this thread's program");
@@ -120,9 +123,9 @@ std::vector<std::unique_ptr<workload_thread>> build_workload(const workload_para
         // Only what the scenario sets explicitly: the program's own defaults
         // stand otherwise, and a program without that .equ is an error.
         if (t.cpu_relax != relax_kind::yield) params["RELAX"] = 1;
-        if (t.inside.n) params["INSIDE"] = static_cast<std::int64_t>(t.inside.n);
-        if (t.outside.n) params["OUTSIDE"] = static_cast<std::int64_t>(t.outside.n);
-        if (t.start.n) params["START"] = static_cast<std::int64_t>(t.start.n);
+        if (t.inside) params["INSIDE"] = static_cast<std::int64_t>(t.inside->n);
+        if (t.outside) params["OUTSIDE"] = static_cast<std::int64_t>(t.outside->n);
+        if (t.start) params["START"] = static_cast<std::int64_t>(t.start->n);
         if (t.iterations) params["ITERATIONS"] = static_cast<std::int64_t>(t.iterations);
         for (const auto& [k, v] : t.params) params[k] = v;
         asmx::program p = asmx::assemble_file(resolve(t.program.value_or(w.program), config_dir), params);

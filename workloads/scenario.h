@@ -38,7 +38,8 @@ struct thread_params {
     std::string core;
     std::optional<std::string> program;  // overrides workload.program
     relax_kind cpu_relax = relax_kind::yield;
-    cycles inside{0}, outside{0}, start{0};
+    // Unset: the program's own value (or workload.params'); 0cycles is a value.
+    std::optional<cycles> inside, outside, start;
     std::uint64_t iterations = 0;  // 0 = forever
     std::map<std::string, std::int64_t> params;
     static void describe(cfg::struct_schema<thread_params>& s);

@@ -1,4 +1,5 @@
 #include "models/mem/cluster.h"
+#include "models/cache_array.h"
 
 namespace cohsim {
 
@@ -12,6 +13,7 @@ void l2_params::describe(cfg::struct_schema<l2_params>& s) {
             "scu.request_latency + l2.latency + scu.snoop_latency)")
         .def(l2_params{}.latency)
         .range(cycles{1}, cycles{1000});
+    cache_geometry_rule(s);
 }
 
 void scu_params::describe(cfg::struct_schema<scu_params>& s) {

@@ -1,6 +1,7 @@
 #include "models/mem/dsu.h"
 
 #include "models/mem/cluster.h"
+#include "models/cache_array.h"
 
 namespace cohsim {
 
@@ -10,6 +11,7 @@ void l3_params::describe(cfg::struct_schema<l3_params>& s) {
     s.param("latency", &l3_params::latency, "L3 data access once the request is in the DSU, DSU cycles")
         .def(l3_params{}.latency)
         .range(cycles{1}, cycles{1000});
+    cache_geometry_rule(s);
 }
 
 void dsu_params::describe(cfg::struct_schema<dsu_params>& s) {

@@ -1,4 +1,5 @@
 #include "models/mem/l1_cache.h"
+#include "models/cache_array.h"
 
 namespace cohsim {
 
@@ -14,6 +15,7 @@ void l1_params::describe(cfg::struct_schema<l1_params>& s) {
             "PRFM PST* (prefetch for store) fetches a line the L1 lacks in a unique state (true) or is dropped as a "
             "hint (false); either way it costs the L1 lookup")
         .def(l1_params{}.prefetch_store);
+    cache_geometry_rule(s);
 }
 
 void exclusive_params::describe(cfg::struct_schema<exclusive_params>& s) {

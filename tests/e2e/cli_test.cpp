@@ -531,6 +531,30 @@ TEST_F(Cli, SweepRecordsAFailingPointAndGoesOn) {
     EXPECT_EQ(m["points"][2]["state"], "done");
 }
 
+TEST_F(Cli, SweepChecksEveryPointBeforeRunningAny) {
+    // A typo in a swept path: exit 2 at once, naming the point and the key,
+    // with no point run; the corrected sweep then runs in the same directory.
+    expect_bad({"sweep", "--vary", "clusters.little.frq=1GHz,2GHz", "--set", "run.duration=1ms", "--out", "t"},
+               "point 0 (clusters.little.frq=1GHz) is not a valid config, so no point ran: --vary clusters.little.frq:1:1: "
+               "clusters.little.frq: unknown key 'frq'; did you mean 'freq'?");
+    EXPECT_FALSE(fs::exists(m_dir / "t" / "points" / "0000.error"));
+    // A value only one point gets wrong is found too (here the second).
+    expect_bad({"sweep", "--vary", "clusters.little.l1.size=32KiB,48KiB", "--set", "run.duration=1ms", "--out", "t"},
+               "point 1 (clusters.little.l1.size=48KiB) is not a valid config");
+    const auto ok = run({"sweep", "--vary", "clusters.little.freq=1GHz,2GHz", "--set", "run.duration=1ms", "--out", "t"});
+    EXPECT_EQ(ok.status, 0) << ok.err;
+    // A directory whose points all failed can hold another sweep; one with a
+    // finished point cannot.
+    const auto bad = run({"sweep", "--vary", "clusters.little.exclusive.hold_window=100000cycles", "--set", "run.duration=1ms",
+                          "--set", "run.deadlock_after=1us", "--out", "g"});
+    EXPECT_EQ(bad.status, 1);
+    const auto reuse = run({"sweep", "--vary", "run.seed=1,2", "--set", "run.duration=1ms", "--out", "g"});
+    EXPECT_EQ(reuse.status, 0) << reuse.err;
+    EXPECT_EQ(read_json("g/sweep.json")["summary"]["done"], 2);
+    EXPECT_FALSE(fs::exists(m_dir / "g" / "points" / "0000.error"));
+    expect_bad({"sweep", "--vary", "run.seed=3", "--set", "run.duration=1ms", "--out", "g"}, "with finished points");
+}
+
 TEST_F(Cli, SweepPointsOneByOneThenMerge) {
     // What a Slurm array does: --emit writes the script, each task runs --point K, --merge aggregates.
     const auto e = run(with(small_sweep, {"--out", "s", "--emit", "slurm"}));
@@ -916,4 +940,39 @@ TEST_F(Cli, NoiseIsSeededKeyedToEventsAndSwitchable) {
     EXPECT_NE(a, go("1", {}));
     EXPECT_EQ(a, go("1", {"--set", "interconnect.cdc_aperture=200ps", "--set", "run.exact=true"}));
     EXPECT_EQ(go("1", {}), go("1", {"--set", "interconnect.cdc_aperture=200ps", "--set", "run.noise=false"}));
+}
+
+// ---- input that used to be taken silently or too late -------------------------------
+
+TEST_F(Cli, ZeroCyclesInsideIsAValueNotTheDefault) {
+    // `inside: 0cycles` once left the harness's 200 cycles in place (0 meant
+    // "unset"). Now 0 is a value: with nothing inside the lock the big core no
+    // longer holds it long enough to starve the little one, as with 1 cycle;
+    // unset keeps the 200 cycles of workload.params.
+    auto acquisitions = [&](const std::vector<std::string>& more) {
+        std::vector<std::string> args = {"run", "--duration", "1ms", "--set", "activity={}", "-q", "--json", "i.json"};
+        args.insert(args.end(), more.begin(), more.end());
+        EXPECT_EQ(run(args).status, 0);
+        return read_json("i.json")["cores"][2]["lock"]["acquisitions"].get<std::uint64_t>();
+    };
+    const auto zero = acquisitions({"--set", "workload.threads.1.inside=0cycles"});
+    const auto one = acquisitions({"--set", "workload.threads.1.inside=1cycle"});
+    const auto unset = acquisitions({});
+    const auto two_hundred = acquisitions({"--set", "workload.threads.1.inside=200cycles"});
+    EXPECT_EQ(unset, two_hundred);
+    EXPECT_GT(zero, 100u);
+    EXPECT_GT(one, 100u);
+    EXPECT_NE(zero, unset);
+}
+
+TEST_F(Cli, ACacheGeometryThatCannotBeIsBadInputNamingTheKey) {
+    expect_bad({"run", "--set", "clusters.little.l1.size=48KiB"},
+               "clusters.little.l1.size: '48KiB' with 4 ways of 64B lines: size / (ways x line size) must be a power of two "
+               "number of sets (expected ways x 64B x a power of two sets, e.g. 32KiB or 64KiB with 4 ways)");
+    expect_bad({"run", "--set", "clusters.big.l2.ways=12"}, "clusters.big.l2.size: '2MiB' with 12 ways of 64B lines");
+}
+
+TEST_F(Cli, AnUnwritableJsonPathFailsBeforeTheRun) {
+    // Exit 2 and no results at all: the check comes before the (long) run.
+    expect_bad({"run", "--duration", "10s", "--json", "nodir/x.json"}, "--json nodir/x.json: cannot write");
 }

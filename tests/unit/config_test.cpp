@@ -354,7 +354,8 @@ TEST_F(ConfigTest, ErrorUnknownDsu) {
 TEST_F(ConfigTest, OverridesReachIntoListItems) {
     const auto c = load("", {"workload.threads.1.outside=50cycles", "workload.threads.0={core: little.1}"});
     ASSERT_EQ(c.workload.threads.size(), 2u);
-    EXPECT_EQ(c.workload.threads[1].outside.n, 50u);
+    EXPECT_EQ(c.workload.threads[1].outside->n, 50u);
+    EXPECT_FALSE(c.workload.threads[0].outside.has_value());  // unset: the program's own value
     EXPECT_EQ(c.workload.threads[1].core, "big.3");  // the rest of the item stays
     EXPECT_EQ(c.workload.threads[0].core, "little.1");
     expect_has(error_of("", {"workload.threads.5.outside=1cycle"}),

@@ -36,11 +36,14 @@ TEST(Contention, PublishedEqualFrequencyIsFair) {
     EXPECT_GT(r.jain, 0.9999);
 }
 
-TEST(Contention, ALongWaitAloneIsEnough) {
+TEST(Contention, ALongWaitAloneIsDisadvantagedNeverStarved) {
     // Even shares of 1000 each in 1 s: a turn is 1 s * 2 / 2000 = 1 ms.
-    // One wait of 30% of the run: starved; of 100 turns (0.1 s): disadvantaged;
-    // of 99 turns: fair.
-    EXPECT_EQ(judge({{"a", 1000, 0.30e9}, {"b", 1000, 0}}, 1e9).cores[0].v, verdict::starved);
+    // One wait of 30% of the run: disadvantaged, not starved (it got its
+    // share); of 100 turns (0.1 s): disadvantaged; of 99 turns: fair.
+    EXPECT_EQ(judge({{"a", 1000, 0.30e9}, {"b", 1000, 0}}, 1e9).cores[0].v, verdict::disadvantaged);
+    // 10000 each: a turn is 0.1 ms; a wait of 25% of the run (2500 turns) is
+    // disadvantaged, one of 24% too (by turns).
+    EXPECT_EQ(judge({{"a", 10000, 0.25e9}, {"b", 10000, 0}}, 1e9).cores[0].v, verdict::disadvantaged);
     EXPECT_EQ(judge({{"a", 1000, 0.100e9}, {"b", 1000, 0}}, 1e9).cores[0].v, verdict::disadvantaged);
     EXPECT_EQ(judge({{"a", 1000, 0.099e9}, {"b", 1000, 0}}, 1e9).cores[0].v, verdict::fair);
     EXPECT_NEAR(judge({{"a", 1000, 0.099e9}, {"b", 1000, 0}}, 1e9).cores[0].longest_wait_turns, 99, 1e-9);
