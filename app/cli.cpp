@@ -10,7 +10,9 @@
 
 #include <boost/program_options.hpp>
 
+#include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <csignal>
 #include <cstdlib>
 #include <cstdio>
@@ -166,6 +168,37 @@ std::uint64_t parse_address(const std::string& text, const std::string& option) 
     throw usage_error(option + ": '" + text + "' is not an address (expected e.g. 0x10000040)");
 }
 
+// The program's shared data symbols, as "lock 0x10000040, nodes 0x10000080".
+std::string shared_symbols(const system_model& sys) {
+    std::string out;
+    std::vector<std::string> seen;
+    for (const auto& th : sys.threads())
+        for (const auto& sym : th->program().symbols)
+            if (!sym.priv && std::find(seen.begin(), seen.end(), sym.name) == seen.end()) {
+                seen.push_back(sym.name);
+                out += (out.empty() ? "" : ", ") + sym.name + " " + hex(shared_base + sym.offset);
+            }
+    return out;
+}
+
+// The line --explain follows: an address (0x...), or a shared data symbol of
+// the program, optionally with an offset ("lock", "nodes+0x40"), as the
+// tables name lines. An unknown symbol is a usage error listing the known ones.
+std::uint64_t explain_target(const system_model& sys, const std::string& text) {
+    const bool numeric = !text.empty() && std::isdigit(static_cast<unsigned char>(text[0]));
+    if (numeric) return parse_address(text, "--explain") & ~std::uint64_t{63};
+    const auto plus = text.find('+');
+    const std::string name = text.substr(0, plus);
+    const std::uint64_t off = plus == std::string::npos ? 0 : parse_address(text.substr(plus + 1), "--explain");
+    for (const auto& th : sys.threads())
+        for (const auto& sym : th->program().symbols)
+            if (!sym.priv && sym.name == name) return (shared_base + sym.offset + off) & ~std::uint64_t{63};
+    const std::string known = shared_symbols(sys);
+    throw usage_error("--explain " + text + ": '" + name + "' is neither an address nor a shared data symbol of the program" +
+                      (known.empty() ? std::string(" (it has none; give an address, e.g. 0x10000040)")
+                                     : " (expected an address, e.g. 0x10000040, or one of: " + known + ")"));
+}
+
 // The trace recorder for --trace: its window and its lines.
 std::unique_ptr<trace_recorder> make_trace(const system_model& sys, const platform_config& cfg, const std::string& path,
                                            const std::string& window, const std::string& lines, const std::string& max) {
@@ -226,10 +259,10 @@ int cmd_run(const std::vector<std::string>& args) {
         ("trace-max-events", po::value(&trace_max)->value_name("N"),
          "the most events the trace holds (default 2000000, about 180 MB); past them it stops, says so at once and in "
          "its otherData.\n  --trace-max-events 500000")  //
-        ("explain", po::value(&explain_line)->value_name("ADDR"),
+        ("explain", po::value(&explain_line)->value_name("LINE"),
          "print the first coherence transactions of the line holding ADDR as a message sequence: each access and the "
          "state it meets, what the home serves and snoops, states before and after, reservations cleared, cores "
-         "woken, STXRs failing.\n  --explain 0x10000040")  //
+         "woken, STXRs failing. LINE is an address or a shared data symbol of the program (lock, nodes+0x40).\n  --explain lock")  //
         ("explain-count", po::value(&explain_count_text)->value_name("N"),
          "how many transactions --explain follows (default 20)")  //
         ("verbose,v", "log details (model set-up, each written file) to stderr")  //
@@ -249,6 +282,10 @@ int cmd_run(const std::vector<std::string>& args) {
     if (!seed.empty()) overrides.emplace_back("--seed", "run.seed=" + seed);
     const platform_config cfg = load_platform(file, overrides);
     const std::string source = file.empty() ? default_config_name : file;
+    if (cfg.workload.threads.empty() && !cfg.workload.trace)
+        spdlog::warn("{}: no workload (workload.threads is empty and there is no workload.trace): every core idles "
+                     "in WFE and there is no lock to judge; give threads, e.g. workload: {{threads: [{{core: {}.0}}]}}",
+                     source, cfg.clusters.items.front().first);
 
     std::filesystem::create_directories(out_dir);
     // Where the results go must be writable before the run, not after it.
@@ -273,9 +310,7 @@ int cmd_run(const std::vector<std::string>& args) {
         throw usage_error("--trace-window, --trace-lines and --trace-max-events need --trace FILE");
     const auto explain_count = static_cast<unsigned>(parse_count(explain_count_text, "--explain-count", 1, 1'000'000));
     std::unique_ptr<explainer> explain;
-    if (!explain_line.empty()) {
-        explain = std::make_unique<explainer>(parse_address(explain_line, "--explain") & ~std::uint64_t{63}, explain_count);
-    }
+    if (!explain_line.empty()) explain = std::make_unique<explainer>(explain_target(sys, explain_line), explain_count);
     sys.observe({trace.get(), explain.get()});
 
     std::signal(SIGINT, on_signal);
@@ -328,9 +363,16 @@ int cmd_run(const std::vector<std::string>& args) {
     }
     if (!quiet) std::cout << format_table(sys, run);
     if (explain) {
-        std::cout << "\nexplain " << hex(explain->line()) << ": its first " << explain_count
-                  << " transactions (times in ns; states per the protocol table, `cohsim protocol`)\n"
-                  << explain->text();
+        const std::string story = explain->text();
+        if (story.empty()) {
+            const std::string known = shared_symbols(sys);
+            std::cout << "\nexplain " << hex(explain->line()) << ": no core touched this line in the run"
+                      << (known.empty() ? "" : " (the program's shared data: " + known + ")") << "\n";
+        } else {
+            std::cout << "\nexplain " << hex(explain->line()) << ": its first " << explain_count
+                      << " transactions (times in ns; states per the protocol table, `cohsim protocol`)\n"
+                      << story;
+        }
     }
     if (!failure.empty()) {
         std::cerr << "cohsim: " << failure << "\n";

@@ -30,6 +30,7 @@ public:
     const source_loc& loc() const { return m_loc; }
     const std::string& path() const { return m_path; }
     const std::string& problem() const { return m_problem; }
+    const std::string& expected() const { return m_expected; }
 
 private:
     source_loc m_loc;

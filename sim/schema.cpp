@@ -76,18 +76,21 @@ void check_map(const node* n, const std::string& path, const std::vector<std::st
     for (const auto& [key, child] : n->entries) {
         if (std::find(keys.begin(), keys.end(), key) != keys.end()) continue;
         std::string expected = "one of: ";
-        std::string best;
-        std::size_t best_d = 3;
-        for (std::size_t i = 0; i < keys.size(); ++i) {
-            expected += (i ? ", " : "") + keys[i];
-            const std::size_t d = edit_distance(key, keys[i]);
-            if (d < best_d) best_d = d, best = keys[i];
-        }
+        for (std::size_t i = 0; i < keys.size(); ++i) expected += (i ? ", " : "") + keys[i];
+        const std::string best = closest_name(key, keys);
         std::string problem = "unknown key '" + key + "'";
         if (!best.empty()) problem += "; did you mean '" + best + "'?";
         throw config_error(child.key_loc.line ? child.key_loc : child.loc, join_path(path, key), problem,
                            keys.empty() ? "no keys here" : expected);
     }
+}
+
+std::string closest_name(const std::string& name, const std::vector<std::string>& names) {
+    std::string best;
+    std::size_t best_d = 3;
+    for (const auto& n : names)
+        if (const std::size_t d = edit_distance(name, n); d < best_d) best_d = d, best = n;
+    return best;
 }
 
 void check_name(const std::string& name, const node& n, const std::string& path) {

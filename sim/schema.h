@@ -184,6 +184,8 @@ source_loc where(const node* n, const source_loc& fallback);
 [[noreturn]] void fail_missing(const source_loc& parent, const std::string& path, const std::string& expected);
 void check_map(const node* n, const std::string& path, const std::vector<std::string>& keys);
 void check_name(const std::string& name, const node& n, const std::string& path);
+// The name in `names` within two edits of `name` (the closest), or "".
+std::string closest_name(const std::string& name, const std::vector<std::string>& names);
 
 template <class S>
 class struct_schema;
@@ -377,10 +379,25 @@ public:
         if (n->k != node::kind::map) throw config_error(n->loc, path, std::string("found ") + n->kind_name(), expected);
         if (n->entries.size() < m_min)
             throw config_error(n->loc, path, "needs at least " + std::to_string(m_min) + " entries", expected);
+        std::vector<std::string> names;
+        for (const auto& [name, child] : n->entries) names.push_back(name);
         for (const auto& [name, child] : n->entries) {
             check_name(name, child, path);
             U u{};
-            schema_of<U>().load(u, &child, join_path(path, name), child.loc);
+            try {
+                schema_of<U>().load(u, &child, join_path(path, name), child.loc);
+            } catch (const config_error& e) {
+                // A misspelt name (a --set to clusters.litle.freq) makes a new,
+                // incomplete entry: say which one was probably meant.
+                std::vector<std::string> others;
+                for (const auto& o : names)
+                    if (o != name) others.push_back(o);
+                const std::string near = closest_name(name, others);
+                if (near.empty() || e.problem().find("required key is missing") == std::string::npos) throw;
+                throw config_error(e.loc(), e.path(),
+                                   e.problem() + " (is '" + name + "' a new " + m_placeholder + "? did you mean '" + near + "'?)",
+                                   e.expected());
+            }
             list.items.emplace_back(name, std::move(u));
         }
     }

@@ -725,7 +725,7 @@ TEST_F(Cli, CountsAreWholeNumbersInRange) {
 }
 
 TEST_F(Cli, ExplainPrintsTheLinesMessageSequence) {
-    expect_bad({"run", "--explain", "lock"}, "--explain: 'lock' is not an address");
+    expect_bad({"run", "--explain", "0xZZ"}, "--explain: '0xZZ' is not an address");
     const auto r = run({"run", "--duration", "2us", "--explain", "0x10000040", "--explain-count", "4"});
     ASSERT_EQ(r.status, 0) << r.err;
     const std::string out = r.out.substr(r.out.find("explain 0x10000040"));
@@ -975,4 +975,35 @@ TEST_F(Cli, ACacheGeometryThatCannotBeIsBadInputNamingTheKey) {
 TEST_F(Cli, AnUnwritableJsonPathFailsBeforeTheRun) {
     // Exit 2 and no results at all: the check comes before the (long) run.
     expect_bad({"run", "--duration", "10s", "--json", "nodir/x.json"}, "--json nodir/x.json: cannot write");
+}
+
+TEST_F(Cli, AMisspeltClusterNameSuggestsTheRealOne) {
+    // --set clusters.litle.freq makes a new cluster 'litle' without a core.
+    expect_bad({"run", "--set", "clusters.litle.freq=1GHz"},
+               "clusters.litle.core: required key is missing (is 'litle' a new cluster? did you mean 'little'?)");
+}
+
+TEST_F(Cli, AConfigWithoutWorkloadSaysSo) {
+    const auto r = run({"run", "--duration", "10us", "--set", "workload.threads=[]"});
+    EXPECT_EQ(r.status, 0);
+    EXPECT_NE(r.err.find("no workload (workload.threads is empty"), std::string::npos) << r.err;
+}
+
+TEST_F(Cli, ExplainTakesASymbolAndSaysWhenNothingHappened) {
+    // The tables name lines by symbol: --explain takes one, and gives the same
+    // story as the address it stands for.
+    const auto by_name = run({"run", "--duration", "2us", "--explain", "lock", "--explain-count", "2", "-q", "--out", "a"});
+    const auto by_addr = run({"run", "--duration", "2us", "--explain", "0x10000040", "--explain-count", "2", "-q", "--out", "b"});
+    ASSERT_EQ(by_name.status, 0) << by_name.err;
+    EXPECT_EQ(by_name.out, by_addr.out);
+    EXPECT_NE(by_name.out.find("explain 0x10000040: its first 2 transactions"), std::string::npos) << by_name.out;
+    // A line no core touches: said in words, not an empty section.
+    const auto none = run({"run", "--duration", "2us", "--explain", "0x0", "-q", "--out", "c"});
+    EXPECT_NE(none.out.find("explain 0x0: no core touched this line in the run (the program's shared data: counter "
+                            "0x10000000, lock 0x10000040)"),
+              std::string::npos)
+        << none.out;
+    expect_bad({"run", "--explain", "lok"},
+               "--explain lok: 'lok' is neither an address nor a shared data symbol of the program (expected an address, "
+               "e.g. 0x10000040, or one of: counter 0x10000000, lock 0x10000040)");
 }
