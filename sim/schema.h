@@ -468,14 +468,37 @@ public:
         for (const auto& [name, v] : n->entries) {
             const std::string p = join_path(path, name);
             if (v.k != node::kind::scalar) throw config_error(v.loc, p, std::string("found ") + v.kind_name(), "an integer");
+            auto integer = [&](const std::string& text) -> long long {
+                try {
+                    std::size_t used = 0;
+                    const long long x = std::stoll(text, &used, 0);
+                    if (used != text.size()) throw std::invalid_argument("trailing");
+                    return x;
+                } catch (const std::exception&) {
+                    throw config_error(v.loc, p, "'" + text + "' is not an integer", "an integer, e.g. 10000 or 0x10000");
+                }
+            };
+            std::string nominal, lo_text, hi_text;
+            bool ranged = false;
             try {
-                std::size_t used = 0;
-                const long long x = std::stoll(v.text, &used, 0);
-                if (used != v.text.size()) throw std::invalid_argument("trailing");
-                map[name] = x;
-            } catch (const std::exception&) {
-                throw config_error(v.loc, p, "'" + v.text + "' is not an integer", "an integer, e.g. 10000 or 0x10000");
+                ranged = split_uncertain(v.text, nominal, lo_text, hi_text);
+            } catch (const value_error& e) {
+                throw config_error(v.loc, p, e.problem, e.expected);
             }
+            if (!ranged) {
+                map[name] = integer(v.text);
+                continue;
+            }
+            // NOMINAL ~ LO..HI: as for any number (uncertain_param), whole and not negative.
+            const long long nom = integer(nominal), lo = integer(lo_text), hi = integer(hi_text);
+            if (lo < 0 || !(lo <= nom && nom <= hi))
+                throw config_error(v.loc, p, "the range " + lo_text + ".." + hi_text + " does not hold " + nominal,
+                                   "NOMINAL ~ LO..HI with 0 <= LO <= NOMINAL <= HI, e.g. 200 ~ 150..250");
+            if (uncertain_sink)
+                uncertain_sink->push_back({p, static_cast<std::uint64_t>(lo), static_cast<std::uint64_t>(nom),
+                                           static_cast<std::uint64_t>(hi), 1, "integer",
+                                           [](std::uint64_t b) { return std::to_string(b); }});
+            map[name] = nom;
         }
     }
     node dump(const S& in) const override {

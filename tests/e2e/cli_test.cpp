@@ -866,15 +866,15 @@ TEST_F(Cli, PredictFindsTheParameterWithAKnownEffect) {
 }
 
 TEST_F(Cli, ParamsListsAConfigsRanges) {
-    // The default scenario's 10 ranges (README "Predictions"); an override
+    // The default scenario's 12 ranges (README "Predictions"); an override
     // replaces one, a plain value fixes one.
     const auto d = run({"params", "--ranges"});
     ASSERT_EQ(d.status, 0) << d.err;
-    EXPECT_EQ(std::count(d.out.begin(), d.out.end(), '\n'), 2 + 10) << d.out;
+    EXPECT_EQ(std::count(d.out.begin(), d.out.end(), '\n'), 2 + 12) << d.out;
     const auto r = run({"params", "--ranges", "--set", "interconnect.snoop_latency=27cycles ~ 25cycles..29cycles", "--set",
                         "memory.latency=100ns"});
     ASSERT_EQ(r.status, 0) << r.err;
-    EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 2 + 9) << r.out;
+    EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 2 + 11) << r.out;
     EXPECT_NE(r.out.find("25cycles..29cycles     -7% / +7%\n"), std::string::npos) << r.out;
     EXPECT_EQ(r.out.find("memory.latency"), std::string::npos) << r.out;
     const auto c = run({"config", "--set", "interconnect.snoop_latency=27cycles ~ 20cycles..34cycles"});

@@ -395,6 +395,24 @@ TEST_F(ConfigTest, UncertainValuesRunTheirNominalAndKeepTheirRange) {
     EXPECT_TRUE(load(f, {"interconnect.request_latency=30cycles", "memory.latency=90ns"}).uncertain.empty());
 }
 
+TEST_F(ConfigTest, ProgramParametersTakeRangesToo) {
+    // The harness's INSIDE/OUTSIDE (.equ values in workload.params) are
+    // estimates: an integer may carry a range like any number.
+    const auto c = load("", {"workload.params={INSIDE: 200 ~ 150..250, OUTSIDE: 300}"});
+    EXPECT_EQ(c.workload.params.at("INSIDE"), 200);
+    const cfg::uncertain_param* u = nullptr;
+    for (const auto& x : c.uncertain)
+        if (x.path == "workload.params.INSIDE") u = &x;
+    ASSERT_NE(u, nullptr);
+    EXPECT_EQ(u->lo, 150u);
+    EXPECT_EQ(u->hi, 250u);
+    EXPECT_EQ(u->format(213), "213");
+    expect_has(cfg::to_yaml(effective_config(c)), "INSIDE: 200 ~ 150..250");
+    expect_has(error_of("", {"workload.params.INSIDE=300 ~ 150..250"}),
+               "workload.params.INSIDE: the range 150..250 does not hold 300");
+    expect_has(error_of("", {"workload.params.INSIDE=200 ~ 1x..250"}), "'1x' is not an integer");
+}
+
 TEST_F(ConfigTest, ErrorBadRanges) {
     const std::string f = write("u.yaml", minimal);
     expect_has(error_of(f, {"interconnect.request_latency=40cycles ~ 20cycles..34cycles"}),
