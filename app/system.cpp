@@ -35,8 +35,10 @@ system_model::system_model(const platform_config& cfg, const std::string& config
             m_timer->subscribe(m_cores.back().get());
         }
     }
-    m_mem = std::make_unique<memory_system>("memory", specs, m_cfg.interconnect, m_cfg.memory, dsu_specs,
-                                            noise{m_cfg.run.noise, m_cfg.run.seed});
+    interconnect_params icp = m_cfg.interconnect;
+    icp.background_percent = m_cfg.activity.bus_traffic.load_percent;  // what else uses it: the scenario's activity
+    icp.background_seed = m_cfg.run.seed;
+    m_mem = std::make_unique<memory_system>("memory", specs, icp, m_cfg.memory, dsu_specs, noise{m_cfg.run.noise, m_cfg.run.seed});
     for (const auto& c : m_cores) m_core_ptrs.push_back(c.get());
     for (unsigned i = 0; i < m_cores.size(); ++i) {
         m_cores[i]->connect(m_mem.get(), i, &m_core_ptrs);

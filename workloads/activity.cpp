@@ -87,11 +87,20 @@ void device_irq_activity::describe(cfg::struct_schema<device_irq_activity>& s) {
     });
 }
 
+void bus_traffic_activity::describe(cfg::struct_schema<bus_traffic_activity>& s) {
+    s.param("load_percent", &bus_traffic_activity::load_percent,
+            "share of each interconnect channel's cycles other agents (GPU, DMA, display) take, each cycle drawn "
+            "independently from the seed; 0: none")
+        .def(0u)
+        .range(0u, 90u);
+}
+
 void activity_params::describe(cfg::struct_schema<activity_params>& s) {
     s.param("description", &activity_params::description, "what the profile stands for, and its sources").def("");
     s.sub("tick", &activity_params::tick, "the scheduler tick");
     s.sub("random_interrupts", &activity_params::random_interrupts, "interrupts at no fixed rhythm");
     s.sequence("device_interrupts", &activity_params::device_interrupts, 0, "periodic interrupts of devices");
+    s.sub("bus_traffic", &activity_params::bus_traffic, "other agents' traffic on the interconnect");
 }
 
 std::vector<std::string> selector_words(const std::string& selector) {

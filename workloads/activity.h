@@ -10,6 +10,7 @@
 //     random_interrupts: {interval: 250ms, handler: 2us, cores: all}
 //     device_interrupts:
 //       - {name: vsync, cores: little.0, period: 16.666667ms, handler: 30us}
+//     bus_traffic: {load_percent: 10}   # other agents on the interconnect
 //
 // `cores` selects by cluster name or core id, comma-separated ("big",
 // "little.0, big.3"), or "all". Every interrupt is taken as the core model
@@ -52,11 +53,17 @@ struct device_irq_activity {
     static void describe(cfg::struct_schema<device_irq_activity>& s);
 };
 
+struct bus_traffic_activity {
+    std::uint32_t load_percent = 0;  // of each interconnect channel's cycles
+    static void describe(cfg::struct_schema<bus_traffic_activity>& s);
+};
+
 struct activity_params {
     std::string description;
     tick_activity tick;
     random_irq_activity random_interrupts;
     std::vector<device_irq_activity> device_interrupts;
+    bus_traffic_activity bus_traffic;
     static void describe(cfg::struct_schema<activity_params>& s);
 };
 

@@ -1,5 +1,7 @@
 #include "models/mem/interconnect.h"
 
+#include "sim/random.h"
+
 namespace cohsim {
 
 const std::vector<std::pair<arbitration, const char*>>& cfg::enum_names<arbitration>::list() {
@@ -69,6 +71,16 @@ duration interconnect::through(duration t, unsigned socket, channel c, cycles oc
     duration& busy = c == channel::request ? p.request : c == channel::snoop ? p.snoop : p.data;
     duration start = m_clock.next_edge(t);
     if (start < busy) start = busy;
+    if (m_p.background_percent > 0) {
+        // Skip the cycles other agents hold (a stateless draw per cycle).
+        std::uint64_t k = m_clock.cycle_at(start);
+        const auto taken = [&](std::uint64_t cycle) {
+            const std::uint64_t h = splitmix64(splitmix64(splitmix64(m_p.background_seed ^ 0x627573ULL) ^ (socket * 4 + static_cast<unsigned>(c))) ^ cycle);
+            return h % 100 < m_p.background_percent;
+        };
+        while (taken(k)) ++k, ++m_background_waits;
+        start = m_clock.time_of(k);
+    }
     busy = m_clock.edge_after(start, occupancy);
     return m_clock.edge_after(start, latency);
 }

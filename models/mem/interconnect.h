@@ -13,6 +13,10 @@
 // virtual channels, credit flow control.
 // Timing assumptions: each latency is in interconnect cycles from the
 // platform's sources; the line transfer's occupancy models the data width.
+// Background traffic (activity.bus_traffic): each channel's cycles are each
+// taken by other agents (GPU, DMA, display) with probability load_percent,
+// independently per cycle, socket and channel, keyed by the cycle's number;
+// a message waits for the first cycle the channel is free.
 // Noise (run.noise): a message crossing between a cluster's clock and the
 // interconnect's is seen at the receiver's first edge at or after its
 // arrival, except that one arriving within cdc_aperture/2 before that edge,
@@ -51,6 +55,11 @@ struct interconnect_params {
     bool far_atomics = false;    // LSE atomics performed at the interconnect
     duration link_latency{100'000'000};                 // between sockets, each way
     duration cdc_aperture{0};  // synchronizer decision window at the interconnect's ports; 0 = exact edges
+    // Other agents' traffic (the scenario's activity, not a config key here):
+    // each interconnect cycle, each channel is taken by another agent with
+    // this probability, independently (a Bernoulli load), drawn from the seed.
+    std::uint32_t background_percent = 0;
+    std::uint64_t background_seed = 0;
     std::uint64_t link_bytes_per_second = 25'000'000'000ULL;
     static void describe(cfg::struct_schema<interconnect_params>& s);
 };
@@ -118,6 +127,7 @@ public:
     counter requests_upgrade{m_stats, "requests_upgrade", "CleanUnique requests (upgrades) at the interconnect"};
     counter snoops{m_stats, "snoops", "snoops sent to clusters"};
     counter transfers{m_stats, "cross_cluster_transfers", "lines supplied by a cache in another cluster"};
+    counter m_background_waits{m_stats, "background_waits", "interconnect cycles messages waited for other agents' traffic"};
 
 private:
     interconnect_params m_p;

@@ -940,6 +940,15 @@ TEST_F(Cli, NoiseIsSeededKeyedToEventsAndSwitchable) {
     EXPECT_NE(a, go("1", {}));
     EXPECT_EQ(a, go("1", {"--set", "interconnect.cdc_aperture=200ps", "--set", "run.exact=true"}));
     EXPECT_EQ(go("1", {}), go("1", {"--set", "interconnect.cdc_aperture=200ps", "--set", "run.noise=false"}));
+    // Other agents' traffic (the activity's bus_traffic) slows the lock's
+    // hand-offs, is seeded, and is exact under acceleration too.
+    const std::vector<std::string> busy = {"--set", "activity.bus_traffic.load_percent=30"};
+    const json c = go("1", busy);
+    EXPECT_LT(c["cores"][7]["lock"]["acquisitions"].get<std::uint64_t>(),
+              go("1", {})["cores"][7]["lock"]["acquisitions"].get<std::uint64_t>());
+    EXPECT_GT(c["components"]["interconnect"]["background_waits"].get<std::uint64_t>(), 0u);
+    EXPECT_NE(c, go("2", busy));
+    EXPECT_EQ(c, go("1", {"--set", "activity.bus_traffic.load_percent=30", "--set", "run.exact=true"}));
 }
 
 // ---- input that used to be taken silently or too late -------------------------------

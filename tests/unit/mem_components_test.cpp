@@ -295,3 +295,36 @@ TEST(Noise, RefreshBlocksReadsForItsDutyCycle) {
     dram quiet(p, ic, 1, g2, noise{false, 3});
     EXPECT_EQ(quiet.read_line(0, at_ns(5000), 64).fs, 5010 * ns);
 }
+
+TEST(Noise, BackgroundTrafficTakesItsShareOfTheChannel) {
+    // Other agents hold each cycle of a channel with probability 20%: a
+    // message waits k more cycles with probability 0.2^k * 0.8, so 20% of
+    // messages wait at all and the mean wait is 0.2 / 0.8 = 0.25 cycles.
+    // 50000 messages 100 cycles apart (their own occupancy never meets):
+    // sd of the fraction 0.0018, of the mean 0.0025; bounds about 5 sd.
+    interconnect_params p = ic_params(1000);  // 1 ns cycles
+    p.background_percent = 20;
+    p.background_seed = 11;
+    interconnect ic(p, 1, 2);
+    std::uint64_t waited = 0, cycles_waited = 0;
+    constexpr std::uint64_t n = 50'000;
+    std::vector<std::uint64_t> arrivals;
+    for (std::uint64_t i = 0; i < n; ++i) {
+        const duration t = at_ns(100 * i);
+        const duration arrive = ic.through(t, 0, interconnect::channel::request, cycles{1}, cycles{4});
+        arrivals.push_back(arrive.fs);
+        const std::uint64_t extra = (arrive.fs - t.fs) / ns - 4;
+        waited += extra > 0;
+        cycles_waited += extra;
+    }
+    EXPECT_NEAR(static_cast<double>(waited) / n, 0.2, 0.01);
+    EXPECT_NEAR(static_cast<double>(cycles_waited) / n, 0.25, 0.0125);
+    // A cycle is taken or free whatever else was sent: the draw belongs to the
+    // cycle, the socket and the channel, not to the calls before it.
+    interconnect again(p, 1, 2);
+    for (std::uint64_t i = 0; i < n; i += 7)
+        EXPECT_EQ(again.through(at_ns(100 * i), 0, interconnect::channel::request, cycles{1}, cycles{4}).fs, arrivals[i]);
+    // None configured: no wait.
+    interconnect quiet(ic_params(1000), 1, 2);
+    EXPECT_EQ(quiet.through(at_ns(5), 0, interconnect::channel::data, cycles{4}, cycles{4}).fs, 9 * ns);
+}
