@@ -605,7 +605,8 @@ int cli_main(int argc, const char* const* argv) {
             return args.empty() ? exit_bad_input : exit_ok;
         }
         if (args[0] == "--version") {
-            std::cout << "cohsim " << version << "\n";
+            std::cout << "cohsim " << version << " (commit " << commit << ", " << (*build_type ? build_type : "unspecified")
+                      << " build)\n";
             return exit_ok;
         }
         const std::string cmd = args[0];

@@ -176,6 +176,7 @@ json make_result(const system_model& sys, const run_outcome& run, const std::str
     const auto& cfg = sys.config();
     json j;
     j["cohsim_version"] = version;
+    j["cohsim_commit"] = commit;
     j["config_source"] = config_source;
     j["description"] = cfg.description;
     j["seed"] = cfg.run.seed;

@@ -17,6 +17,8 @@ namespace cohsim {
 using json = nlohmann::ordered_json;
 
 extern const char* const version;
+extern const char* const commit;      // the git commit built from ("…-dirty", or "unknown")
+extern const char* const build_type;  // CMAKE_BUILD_TYPE
 
 // The config tree as JSON: numbers and booleans typed, quantities as text
 // with their unit ("1.8GHz"), so that the JSON reads like the YAML.

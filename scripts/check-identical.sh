@@ -123,6 +123,7 @@ if os.path.exists(p):
     def strip(o):
         if isinstance(o, dict):
             o.pop("host_seconds", None)
+            o.pop("cohsim_commit", None)
             if ignore_events:
                 o.pop("events", None)
                 o.pop("sim_events", None)

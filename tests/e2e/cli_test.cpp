@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -1015,4 +1016,17 @@ TEST_F(Cli, ExplainTakesASymbolAndSaysWhenNothingHappened) {
     expect_bad({"run", "--explain", "lok"},
                "--explain lok: 'lok' is neither an address nor a shared data symbol of the program (expected an address, "
                "e.g. 0x10000040, or one of: counter 0x10000000, lock 0x10000040)");
+}
+
+TEST_F(Cli, VersionNamesTheCommitAndTheBuild) {
+    // Provenance: the version, the git commit the binary was built from
+    // ("-dirty" for uncommitted changes, "unknown" outside git) and the build
+    // type; result.json records the same commit.
+    const auto v = run({"--version"});
+    ASSERT_EQ(v.status, 0);
+    std::smatch m;
+    ASSERT_TRUE(std::regex_match(v.out, m, std::regex(R"(cohsim \d+\.\d+\.\d+ \(commit ([0-9a-f]{12}(-dirty)?|unknown), (\w+) build\)\n)")))
+        << v.out;
+    ASSERT_EQ(run({"run", "--duration", "1us", "-q", "--out", "v"}).status, 0);
+    EXPECT_EQ(read_json("v/result.json")["cohsim_commit"], m[1].str());
 }
