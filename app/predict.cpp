@@ -105,16 +105,14 @@ std::string wait_fmt(double ns) { return time_text(ns); }
 // nominal) at each value of `path`; the focus core's verdict in each.
 std::vector<std::string> verdicts_at(const sweep_def& def, const std::string& path, const std::vector<std::string>& values,
                                      const std::string& focus, const fs::path& dir, unsigned jobs) {
+    sweep_def along = def;  // one axis, `path`: each value a point, run as the sweep runs its points
+    along.axes = {{path, {}}};
     std::vector<child_job> runs;
     for (const auto& v : values) {
         child_job j;
         const fs::path out = dir / ("at-" + v);
         fs::create_directories(out);
-        std::vector<std::string> args = {"run"};
-        if (!def.config.empty()) args.push_back(def.config);
-        for (const auto& s : def.sets) args.insert(args.end(), {"--set", s});
-        args.insert(args.end(), {"--set", path + "=" + v, "-q", "--out", out.string()});
-        j.args = args;
+        j.args = along.run_args({v}, out.string());
         j.log = (out / "run.log").string();
         runs.push_back(j);
     }

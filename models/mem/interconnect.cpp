@@ -74,10 +74,9 @@ duration interconnect::through(duration t, unsigned socket, channel c, cycles oc
     if (m_p.background_percent > 0) {
         // Skip the cycles other agents hold (a stateless draw per cycle).
         std::uint64_t k = m_clock.cycle_at(start);
-        const auto taken = [&](std::uint64_t cycle) {
-            const std::uint64_t h = splitmix64(splitmix64(splitmix64(m_p.background_seed ^ 0x627573ULL) ^ (socket * 4 + static_cast<unsigned>(c))) ^ cycle);
-            return h % 100 < m_p.background_percent;
-        };
+        const std::uint64_t stream =
+            splitmix64(splitmix64(m_p.background_seed ^ 0x627573ULL) ^ (socket * 4 + static_cast<unsigned>(c)));
+        const auto taken = [&](std::uint64_t cycle) { return splitmix64(stream ^ cycle) % 100 < m_p.background_percent; };
         while (taken(k)) ++k, ++m_background_waits;
         start = m_clock.time_of(k);
     }
