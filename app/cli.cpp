@@ -30,6 +30,7 @@
 #include "app/text_table.h"
 #include "app/sweep.h"
 #include "app/predict.h"
+#include "app/calibrate.h"
 #include "app/explain.h"
 #include "app/trace.h"
 #include "app/validate.h"
@@ -68,7 +69,10 @@ commands:
   protocol         print the coherence protocol's tables as the simulator runs
                    them (Markdown), optionally with a run's transition counts
   validate         run the calibration cases (configs/calibration/) and print
-                   measured against simulated, pass/fail per check
+                   measured against simulated, pass/fail per check; --bands
+                   judges each measured figure against an ensemble's band
+  calibrate PLATFORM  narrow a platform's uncertain values to the draws that
+                   reproduce every calibration case; writes them into PLATFORM
 
 examples:
   cohsim run                                      # the built-in default scenario
@@ -557,12 +561,17 @@ int cmd_params(const std::vector<std::string>& args) {
     if (p.vm.count("ranges")) {
         const platform_config cfg = load_platform(config_arg(p, "params --ranges"), numbered(sets));
         text_table t;
-        t.header({"parameter", "nominal", "range", "width"});
+        const bool any_prior = std::any_of(cfg.uncertain.begin(), cfg.uncertain.end(), [](const auto& u) { return !u.prior.empty(); });
+        std::vector<std::string> head = {"parameter", "nominal", "range", "width"};
+        if (any_prior) head.push_back("before calibration");
+        t.header(head);
         for (const auto& u : cfg.uncertain) {
             char w[32];
             std::snprintf(w, sizeof w, "%+.0f%% / %+.0f%%", u.nominal ? 100.0 * (double(u.lo) - double(u.nominal)) / double(u.nominal) : 0.0,
                           u.nominal ? 100.0 * (double(u.hi) - double(u.nominal)) / double(u.nominal) : 0.0);
-            t.row({u.path, u.format(u.nominal), u.format(u.lo) + ".." + u.format(u.hi), w});
+            std::vector<std::string> row = {u.path, u.format(u.nominal), u.format(u.lo) + ".." + u.format(u.hi), w};
+            if (any_prior) row.push_back(u.prior.empty() ? "-" : u.prior);
+            t.row(row);
         }
         if (cfg.uncertain.empty()) std::cout << "no uncertain values (NOMINAL ~ LO..HI) in this config\n";
         else std::cout << t.str();
@@ -618,8 +627,9 @@ int cli_main(int argc, const char* const* argv) {
         if (cmd == "plot") return cmd_plot(args);
         if (cmd == "sweep") return cmd_sweep(args);
         if (cmd == "predict") return cmd_predict(args);
+        if (cmd == "calibrate") return cmd_calibrate(args);
         if (cmd == "protocol") return cmd_protocol(args);
-        throw usage_error("unknown command '" + cmd + "' (expected run, config, params, sweep, predict, validate, plot or protocol)");
+        throw usage_error("unknown command '" + cmd + "' (expected run, config, params, sweep, predict, validate, calibrate, plot or protocol)");
     } catch (const usage_error& e) {
         std::cerr << "cohsim: " << e.what() << "\nTry 'cohsim --help' or 'cohsim COMMAND --help'.\n";
         return exit_bad_input;

@@ -33,6 +33,15 @@ std::uint64_t draw(const cfg::uncertain_param& p, double u) {
     return (klo + k) * q;
 }
 
+std::uint64_t member_value(const std::vector<std::map<std::size_t, std::uint64_t>>& calibrated_draws,
+                           const cfg::uncertain_param& p, std::size_t j, std::size_t i, double u) {
+    if (!calibrated_draws.empty()) {
+        const auto& d = calibrated_draws[i % calibrated_draws.size()];
+        if (const auto it = d.find(j); it != d.end()) return it->second;
+    }
+    return draw(p, u);
+}
+
 double quantile(std::vector<double> xs, double q) {
     if (xs.empty()) return std::numeric_limits<double>::quiet_NaN();
     std::sort(xs.begin(), xs.end());

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,11 @@ std::vector<std::vector<double>> latin_hypercube(std::size_t n, std::size_t d, s
 // multiple of p.quantum in [lo, hi] equally likely (the range's ends rounded
 // inward to the quantum; the nominal value when none is inside).
 std::uint64_t draw(const cfg::uncertain_param& p, double u);
+
+// Member i's value of uncertain value j: from the i-th (cyclically) of the
+// platform's calibrated draws when they hold j, else draw(p, u).
+std::uint64_t member_value(const std::vector<std::map<std::size_t, std::uint64_t>>& calibrated_draws,
+                           const cfg::uncertain_param& p, std::size_t j, std::size_t i, double u);
 
 // The q-quantile (0..1) of xs, linear between order statistics (R's type 7,
 // numpy's default). xs need not be sorted; empty: NaN.

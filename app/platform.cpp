@@ -133,12 +133,101 @@ void platform_config::describe(cfg::struct_schema<platform_config>& s) {
     });
 }
 
-platform_config load_platform(const std::string& file, const std::vector<std::pair<std::string, std::string>>& overrides) {
+namespace {
+
+std::vector<std::pair<std::string, std::string>> take_calibrated(cfg::node& root, bool apply) {
+    std::vector<std::pair<std::string, std::string>> used;  // path, prior range text
+    const auto it = std::find_if(root.entries.begin(), root.entries.end(), [](const auto& e) { return e.first == "calibrated"; });
+    if (it == root.entries.end()) return used;
+    const cfg::node cal = it->second;
+    root.entries.erase(it);
+    if (cal.k != cfg::node::kind::map)
+        throw cfg::config_error(cal.loc, "calibrated", "is not a map",
+                                "PATH: NOMINAL ~ LO..HI lines, as `cohsim calibrate` writes them");
+    for (const auto& [path, v] : cal.entries) {
+        const std::string where = "calibrated." + path;
+        std::string nominal, lo, hi;
+        bool ranged = false;
+        try {
+            ranged = v.k == cfg::node::kind::scalar && cfg::split_uncertain(v.text, nominal, lo, hi);
+        } catch (...) {
+        }
+        if (!ranged)
+            throw cfg::config_error(v.loc, where, "'" + v.text + "' is not a calibrated range", "NOMINAL ~ LO..HI, e.g. 26cycles ~ 22cycles..30cycles");
+        cfg::node* target = cfg::find_path(root, path);
+        if (!target || target->k != cfg::node::kind::scalar)
+            throw cfg::config_error(v.loc, where, "'" + path + "' is not a value of this config",
+                                    "the path of a value written NOMINAL ~ LO..HI in the platform");
+        // A value the scenario fixed (no range left) keeps the scenario's value.
+        std::string n2, l2, h2;
+        bool prior_ranged = false;
+        try {
+            prior_ranged = cfg::split_uncertain(target->text, n2, l2, h2);
+        } catch (...) {
+        }
+        if (!prior_ranged) continue;
+        used.emplace_back(path, l2 + ".." + h2);
+        if (apply) target->text = v.text;
+    }
+    return used;
+}
+
+// Removes `calibrated_draws:` from the tree and returns it (a null node when absent).
+cfg::node take_draws(cfg::node& root) {
+    const auto it = std::find_if(root.entries.begin(), root.entries.end(), [](const auto& e) { return e.first == "calibrated_draws"; });
+    if (it == root.entries.end()) return {};
+    cfg::node d = it->second;
+    root.entries.erase(it);
+    return d;
+}
+
+}  // namespace
+
+platform_config load_platform(const std::string& file, const std::vector<std::pair<std::string, std::string>>& overrides,
+                              bool calibrated) {
     cfg::node root = file.empty() ? cfg::load_text(default_config_yaml, default_config_name, ".") : cfg::load_file(file);
+    const auto priors = take_calibrated(root, calibrated);
+    const cfg::node draws = take_draws(root);
     for (const auto& [origin, assignment] : overrides) cfg::apply_override(root, assignment, origin);
     std::vector<cfg::uncertain_param> uncertain;
     platform_config c = cfg::load_config<platform_config>(root, &uncertain);
     c.uncertain = std::move(uncertain);
+    if (!calibrated) return c;
+    for (auto& u : c.uncertain)
+        for (const auto& [path, prior] : priors)
+            if (u.path == path) u.prior = prior;
+    if (draws.k == cfg::node::kind::null) return c;
+    if (draws.k != cfg::node::kind::seq)
+        throw cfg::config_error(draws.loc, "calibrated_draws", "is not a list", "- {PATH: VALUE, ...} per kept draw, as `cohsim calibrate` writes it");
+    for (std::size_t i = 0; i < draws.items.size(); ++i) {
+        const cfg::node& d = draws.items[i];
+        const std::string at = "calibrated_draws." + std::to_string(i);
+        if (d.k != cfg::node::kind::map) throw cfg::config_error(d.loc, at, "is not a map", "{PATH: VALUE, ...}");
+        std::map<std::size_t, std::uint64_t> row;
+        for (const auto& [path, v] : d.entries) {
+            const auto known = std::find_if(priors.begin(), priors.end(), [&](const auto& p) { return p.first == path; });
+            std::size_t j = 0;
+            while (j < c.uncertain.size() && c.uncertain[j].path != path) ++j;
+            if (known == priors.end() || j == c.uncertain.size()) {
+                // A value the scenario fixed is no longer drawn; anything else is a mistake.
+                if (cfg::find_path(root, path)) continue;
+                throw cfg::config_error(v.loc, at + "." + path, "'" + path + "' is not a calibrated value of this config",
+                                        "a path listed under calibrated:");
+            }
+            const cfg::uncertain_param& u = c.uncertain[j];
+            std::uint64_t x = 0;
+            try {
+                x = u.parse(v.text);
+            } catch (const cfg::value_error& e) {
+                throw cfg::config_error(v.loc, at + "." + path, e.problem, e.expected);
+            }
+            if (x < u.lo || x > u.hi)
+                throw cfg::config_error(v.loc, at + "." + path, "'" + v.text + "' is outside the calibrated range " + u.format(u.lo) + ".." + u.format(u.hi),
+                                        "a value inside it");
+            row[j] = x;
+        }
+        c.calibrated_draws.push_back(row);
+    }
     return c;
 }
 

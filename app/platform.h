@@ -3,6 +3,8 @@
 // only composes them.
 #pragma once
 
+#include <map>
+
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -53,14 +55,24 @@ struct platform_config {
     // The values the file gives as NOMINAL ~ LO..HI, in document order (not a
     // key: filled by load_platform; the run uses each nominal value).
     std::vector<cfg::uncertain_param> uncertain;
+    // The platform's calibrated draws (`calibrated_draws:`, written by `cohsim
+    // calibrate`): each a hypothetical chip that reproduced every calibration
+    // case, as index into `uncertain` -> value in base units. Ensembles take
+    // their members' platform values from these, in turn. Empty: none.
+    std::vector<std::map<std::size_t, std::uint64_t>> calibrated_draws;
     static void describe(cfg::struct_schema<platform_config>& s);
 };
 
 // Loads a config file (or the built-in default when `file` is empty), applies
 // overrides in order (each: origin for messages, "PATH=VALUE"), and
 // validates. Throws cfg::config_error.
+// A platform's `calibrated:` map (PATH: NOMINAL ~ LO..HI, written by `cohsim
+// calibrate`) replaces the ranges of those values before the overrides, unless
+// `calibrated` is false (then the file's own, prior, ranges stay); a value the
+// scenario fixed to one number keeps it.
 platform_config load_platform(const std::string& file,
-                              const std::vector<std::pair<std::string, std::string>>& overrides);
+                              const std::vector<std::pair<std::string, std::string>>& overrides,
+                              bool calibrated = true);
 // The effective config: every key with its value, the uncertain ones written
 // NOMINAL ~ LO..HI as in the file.
 cfg::node effective_config(const platform_config& c);

@@ -429,7 +429,7 @@ int cmd_predict(const std::vector<std::string>& args) {
     for (std::size_t i = 0; i < n; ++i) {
         json row = json::array();
         for (std::size_t j = 0; j < unc.size(); ++j) {
-            const std::uint64_t v = draw(unc[j], u[i][j]);
+            const std::uint64_t v = member_value(cfg.calibrated_draws, unc[j], j, i, u[i][j]);
             row.push_back(v);
             def.axes[j + 1].values.push_back(unc[j].format(v));
         }

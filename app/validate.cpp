@@ -20,6 +20,7 @@
 #include <set>
 #include <sstream>
 
+#include "app/calibrate.h"
 #include "app/options.h"
 #include "sim/config_tree.h"
 #include "app/results.h"
@@ -255,10 +256,15 @@ std::vector<check_row> evaluate(const std::vector<calibration_case>& cases, cons
             m_wait_hi = std::max(m_wait_hi, r.little_max_wait_us);
         }
         const double measured_seconds = 20;
-        for (const auto& ch : c.checks) {
+        std::vector<double> m_waits;
+        for (const auto& r : c.runs) m_waits.push_back(r.little_max_wait_us * 1e3);
+        std::sort(m_waits.begin(), m_waits.end());
+        for (std::size_t ci = 0; ci < c.checks.size(); ++ci) {
+            const calibration_check& ch = c.checks[ci];
             check_row row;
             row.case_id = c.id;
             row.check = ch.kind;
+            row.check_index = ci;
             auto range_text = [&](auto fmt) {
                 if (ch.has_min && ch.has_max) return fmt(ch.min) + " .. " + fmt(ch.max);
                 return ch.has_min ? ">= " + fmt(ch.min) : "<= " + fmt(ch.max);
@@ -273,6 +279,7 @@ std::vector<check_row> evaluate(const std::vector<calibration_case>& cases, cons
             }
             if (ch.kind == "log10_ratio") {
                 const double v = sim.little > 0 ? std::log10(sim.little / sim.big) : -INFINITY;
+                row.value = v, row.reference = m_log;
                 row.check = "log10(little/big)";
                 row.measured = num(m_log, 3) + " (" + num(m_little, 3) + " vs " + num(m_big, 3) + ")";
                 row.simulated = num(v, 3) + " (" + num(sim.little, 3) + " vs " + num(sim.big, 3) + ")";
@@ -290,15 +297,22 @@ std::vector<check_row> evaluate(const std::vector<calibration_case>& cases, cons
                 row.measured = c.runs.empty() ? "-" : time_text(m_wait_lo * 1e3) + " .. " + time_text(m_wait_hi * 1e3);
                 row.simulated = time_text(sim.little_max_wait_ns);
                 row.tolerance = range_text(time_text);
+                row.value = sim.little_max_wait_ns;
+                if (!m_waits.empty()) row.reference = m_waits[m_waits.size() / 2];
                 if (quick) {
                     row.outcome = R::skipped;
                     row.note = "needs the full run";
+                } else if (sim.seconds < measured_seconds * 0.999) {
+                    row.outcome = R::skipped;
+                    row.note = "needs runs as long as the measured 20 s";
                 } else {
                     row.outcome = in_range(sim.little_max_wait_ns) ? R::pass : R::fail;
                 }
             } else if (ch.kind == "little_share") {
                 const double share = sim.little + sim.big > 0 ? sim.little / (sim.little + sim.big) : 0;
                 row.check = "little share of the pair";
+                row.value = share;
+                if (!c.runs.empty()) row.reference = m_little / (m_little + m_big);
                 row.measured = c.runs.empty() ? "-" : num(m_little / (m_little + m_big));
                 row.simulated = num(share);
                 row.tolerance = range_text([](double v) { return num(v); });
@@ -306,6 +320,7 @@ std::vector<check_row> evaluate(const std::vector<calibration_case>& cases, cons
             } else if (ch.kind == "big_rate") {
                 const double m_rate = m_big / measured_seconds, s_rate = sim.big / sim.seconds;
                 row.check = "big acquisitions/s";
+                row.value = s_rate, row.reference = m_rate;
                 row.measured = num(m_rate);
                 row.simulated = num(s_rate);
                 row.tolerance = "x/ " + num(ch.factor);
@@ -322,6 +337,7 @@ std::vector<check_row> evaluate(const std::vector<calibration_case>& cases, cons
                     row.note = "no result for " + ch.than;
                 } else {
                     const double mine = sim.little / sim.seconds, theirs = base.little / base.seconds;
+                    row.value = mine - theirs;
                     row.simulated = num(mine) + "/s vs " + num(theirs) + "/s";
                     row.tolerance = "more";
                     row.outcome = mine > theirs ? R::pass : R::fail;
@@ -338,6 +354,8 @@ std::vector<check_row> evaluate(const std::vector<calibration_case>& cases, cons
                 row.check = "CAS attempts per success";
                 row.measured = "~25";
                 row.simulated = res ? num(v) : "-";
+                if (res) row.value = v;
+                row.reference = 25;
                 if (quick) {
                     row.tolerance = "> 1 (direction)";
                     row.outcome = res && v > 1 ? R::pass : R::fail;
@@ -350,12 +368,14 @@ std::vector<check_row> evaluate(const std::vector<calibration_case>& cases, cons
                 const json* better = result_of(c.id, "better");
                 row.check = "throughput of " + fs::path(c.better).stem().string() + " / " + fs::path(c.config).stem().string();
                 row.measured = "~2";
+                row.reference = 2;
                 if (!res || !better) {
                     row.outcome = R::fail;
                     row.note = "no result";
                 } else {
                     const double base = ops_per_second(*res), v = base > 0 ? ops_per_second(*better) / base : INFINITY;
                     row.simulated = num(v);
+                    row.value = v;
                     row.tolerance = quick ? "> 1 (direction)" : ">= " + num(ch.min);
                     row.outcome = v >= (quick ? 1.0 : ch.min) && (!quick || v > 1) ? R::pass : R::fail;
                 }
@@ -364,6 +384,94 @@ std::vector<check_row> evaluate(const std::vector<calibration_case>& cases, cons
         }
     }
     return rows;
+}
+
+namespace {
+
+// The q-quantile of sorted xs (R's type 7); -inf stays -inf (a member whose
+// little core never won has no finite log ratio).
+double band_quantile(const std::vector<double>& xs, double q) {
+    if (xs.empty()) return NAN;
+    const double h = (static_cast<double>(xs.size()) - 1) * q;
+    const auto lo = static_cast<std::size_t>(std::floor(h));
+    const std::size_t hi = std::min(lo + 1, xs.size() - 1);
+    const double f = h - static_cast<double>(lo);
+    if (std::isinf(xs[lo]) || std::isinf(xs[hi])) return f > 0.5 ? xs[hi] : xs[lo];
+    return xs[lo] + f * (xs[hi] - xs[lo]);
+}
+
+}  // namespace
+
+std::vector<check_row> evaluate_bands(const std::vector<calibration_case>& cases,
+                                      const std::vector<std::vector<check_row>>& members) {
+    using R = check_row::result;
+    std::vector<check_row> out;
+    if (members.empty()) return out;
+    for (std::size_t k = 0; k < members[0].size(); ++k) {
+        check_row row = members[0][k];
+        const calibration_case* cc = nullptr;
+        for (const auto& c : cases)
+            if (c.id == row.case_id) cc = &c;
+        const calibration_check& ch = cc->checks.at(row.check_index);
+        std::vector<double> xs;
+        std::size_t skipped = 0, missing = 0;
+        for (const auto& m : members) {
+            const check_row& r = m.at(k);
+            if (r.outcome == R::skipped) ++skipped;
+            else if (std::isnan(r.value)) ++missing;
+            else xs.push_back(r.value);
+        }
+        std::sort(xs.begin(), xs.end());
+        row.note.clear();
+        if (skipped == members.size()) {
+            row.outcome = R::skipped;
+            row.note = members[0][k].note;
+            row.simulated = "-";
+            out.push_back(row);
+            continue;
+        }
+        const double q05 = band_quantile(xs, 0.05), q50 = band_quantile(xs, 0.5), q95 = band_quantile(xs, 0.95);
+        row.value = q50;
+        auto fmt = [&](double v) { return ch.kind == "little_max_wait" ? time_text(v) : num(v, 3); };
+        row.simulated = fmt(q50) + " (" + fmt(q05) + " .. " + fmt(q95) + ")";
+        const bool inside = (!ch.has_min || q05 >= ch.min) && (!ch.has_max || q95 <= ch.max);
+        auto tol_text = [&](auto f) {
+            if (ch.has_min && ch.has_max) return "band in " + f(ch.min) + " .. " + f(ch.max);
+            return ch.has_min ? "band >= " + f(ch.min) : "band <= " + f(ch.max);
+        };
+        if (ch.kind == "log10_ratio") {
+            row.tolerance = "in band, band <= 2 decades";
+            const bool in = q05 <= row.reference && row.reference <= q95, useful = q95 - q05 <= 2;
+            row.outcome = in && useful ? R::pass : R::fail;
+            if (!in) row.note = "the measured figure is outside the band";
+            else if (!useful) row.note = "the band is wider than 2 decades";
+        } else if (ch.kind == "big_rate") {
+            row.tolerance = "in band, band within x/ 1.5 of its median";
+            const bool in = q05 <= row.reference && row.reference <= q95, useful = q95 <= 1.5 * q50 && q05 >= q50 / 1.5;
+            row.outcome = in && useful ? R::pass : R::fail;
+            if (!in) row.note = "the measured figure is outside the band";
+            else if (!useful) row.note = "the band is wider than x/ 1.5";
+        } else if (ch.kind == "throughput_gain") {
+            row.tolerance = "band >= " + num(ch.min);
+            row.outcome = q05 >= ch.min ? R::pass : R::fail;
+        } else if (ch.kind == "lifts_little") {
+            row.tolerance = "more in 95% of members";
+            row.simulated = "difference " + num(q50, 3) + "/s (" + num(q05, 3) + " .. " + num(q95, 3) + ")";
+            row.outcome = q05 > 0 ? R::pass : R::fail;
+        } else {
+            row.tolerance = ch.kind == "little_max_wait" ? tol_text([](double v) { return time_text(v); })
+                                                          : tol_text([](double v) { return num(v); });
+            row.outcome = inside ? R::pass : R::fail;
+        }
+        if (missing) {
+            row.outcome = R::fail;
+            row.note = std::to_string(missing) + " of " + std::to_string(members.size()) + " members have no result";
+        } else if (skipped) {
+            row.note += (row.note.empty() ? "" : "; ") + std::to_string(skipped) + " members skipped";
+        }
+        out.push_back(row);
+    }
+    return out;
 }
 
 // ---- the command ------------------------------------------------------------
@@ -384,21 +492,81 @@ big.LITTLE cases: several minutes of host time each). --quick runs each
 config for its case's `quick` time and checks only the direction of each
 comparison (who is disadvantaged, which variant is faster).
 
+--bands runs each case as an ensemble of -n members (seed and draws of the
+uncertain values, the platforms' calibrated ranges where they have them; one
+member is one hypothetical chip across all cases) and judges bands: a
+measured figure (log10 ratio, the big core's rate) must lie inside the
+members' 5-95% band, and the band must be useful (at most 2 decades wide;
+rates within x/ 1.5 of the median); a tolerance (share, longest wait, CAS per
+success, throughput gain, lifts) must hold the whole band. --duration caps
+each member's simulated time (longest-wait checks then need 20 s members and
+are skipped).
+
 )";
 
 const char* const validate_examples = R"(
 examples:
-  cohsim validate --quick                  # a minute: directions only
+  cohsim validate --quick                  # seconds: directions only
   cohsim validate -j 2 --out runs/calib    # the full runs, two at a time
   cohsim validate --cases asr_equal_freq   # one case
+  cohsim validate --bands -n 16 --duration 2s -j 2   # ensembles, bands
 )";
 
+
+// Prints the rows as a table with a summary line and writes validate.json
+// (`head` plus the rows); the exit status: 1 when a check failed.
+int report_rows(const std::vector<check_row>& rows, json head, const std::string& remark,
+                std::chrono::steady_clock::time_point t0, const std::string& out_dir) {
+    text_table t(2);  // case and check read as text
+    t.header({"case", "check", "measured", "simulated", "tolerance", "result"});
+    json jrows = json::array();
+    int failed = 0, passed = 0;
+    for (const auto& r : rows) {
+        const char* res = r.outcome == check_row::result::pass ? "PASS" : r.outcome == check_row::result::fail ? "FAIL" : "skip";
+        failed += r.outcome == check_row::result::fail;
+        passed += r.outcome == check_row::result::pass;
+        t.row({r.case_id, r.check, r.measured, r.simulated, r.tolerance, std::string(res) + (r.note.empty() ? "" : ": " + r.note)});
+        json row = {{"case", r.case_id}, {"check", r.check}, {"measured", r.measured}, {"simulated", r.simulated},
+                    {"tolerance", r.tolerance}, {"result", res}, {"note", r.note}};
+        if (!std::isnan(r.value) && !std::isinf(r.value)) row["value"] = r.value;
+        if (!std::isnan(r.reference)) row["reference"] = r.reference;
+        jrows.push_back(row);
+    }
+    std::cout << t.str();
+    std::cout << "\n" << passed << " passed, " << failed << " failed, " << rows.size() - passed - failed << " skipped" << remark
+              << "; " << num(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 3) << " s host\n";
+    fs::create_directories(out_dir);
+    head["checks"] = jrows;
+    write_file_atomic((fs::path(out_dir) / "validate.json").string(), head.dump(2) + "\n");
+    return failed ? 1 : 0;
+}
+
+int validate_bands(const std::vector<calibration_case>& cases, const fs::path& dir, const std::string& cases_file,
+                   std::size_t n, unsigned jobs, const std::string& dur, const std::string& out_dir) {
+    const auto t0 = std::chrono::steady_clock::now();
+    std::cerr << "cohsim validate --bands: " << n << " members per case, " << jobs << " at a time, results in " << out_dir << "\n";
+    const case_members m = run_case_members(cases, dir, n, jobs, dur, fs::absolute(out_dir), true, 1);
+    const auto rows = evaluate_bands(cases, m.rows);
+    json params = json::array();
+    for (const auto& u : m.params)
+        params.push_back({{"path", u.path}, {"range", u.format(u.lo) + ".." + u.format(u.hi)}, {"calibrated", !u.prior.empty()}});
+    json per_member = json::array();
+    for (const auto& mr : m.rows) {
+        json vals = json::array();
+        for (const auto& r : mr) vals.push_back(std::isfinite(r.value) ? json(r.value) : json(nullptr));
+        per_member.push_back(vals);
+    }
+    return report_rows(rows,
+                       json{{"bands", true}, {"members", n}, {"max_duration", dur}, {"cases_file", cases_file},
+                            {"uncertain", params}, {"member_values", per_member}},
+                       " (bands: 5-95% of " + std::to_string(n) + " members; measured figures are 20 s runs)", t0, out_dir);
+}
 
 }  // namespace
 
 int cmd_validate(const std::vector<std::string>& args) {
     namespace po = boost::program_options;
-    std::string out_dir, cases_file, only;
+    std::string out_dir, cases_file, only, dur, n_text = "16";
     std::string jobs_text = std::to_string(host_cores());
     po::options_description d("options");
     d.add_options()  //
@@ -407,6 +575,10 @@ int cmd_validate(const std::vector<std::string>& args) {
         ("out", po::value(&out_dir)->default_value("cohsim-validate")->value_name("DIR"),
          "where each run's result.json and validate.json go")  //
         ("cases", po::value(&only)->value_name("ID,..."), "run only these cases (ids from cases.yaml)")  //
+        ("bands", "judge each check on an ensemble (-n members drawing the platforms' calibrated ranges) instead of one run")  //
+        ("members,n", po::value(&n_text)->value_name("N"), "with --bands: members per case (default 16; 4 to 10000)")  //
+        ("duration", po::value(&dur)->value_name("TIME"),
+         "with --bands: the longest a member runs (a case shorter keeps its own run.duration; default: each config's own)")  //
         ("file", po::value(&cases_file)->default_value(COHSIM_SOURCE_DIR "/configs/calibration/cases.yaml")->value_name("FILE"),
          "the cases file; configs are found beside it")  //
         ("help,h", "show this help");
@@ -419,7 +591,16 @@ int cmd_validate(const std::vector<std::string>& args) {
         return 0;
     }
     const auto jobs = static_cast<unsigned>(parse_count(jobs_text, "--jobs", 1, 256));
-    const bool quick = vm.count("quick") > 0;
+    const bool quick = vm.count("quick") > 0, bands = vm.count("bands") > 0;
+    if (quick && bands) throw usage_error("--quick and --bands do not go together (--bands --duration 2s is a shorter ensemble)");
+    if (!bands && (vm.count("members") || vm.count("duration")))
+        throw usage_error(std::string(vm.count("members") ? "-n" : "--duration") + " needs --bands");
+    const auto members = static_cast<std::size_t>(parse_count(n_text, "--members", 4, 10000));
+    if (!dur.empty()) try {
+            parse_duration(dur);
+        } catch (const std::exception& e) {
+            throw usage_error("--duration " + dur + ": " + e.what() + " (e.g. --duration 2s)");
+        }
     std::vector<calibration_case> cases = load_cases(cases_file);
     if (!only.empty()) {
         std::set<std::string> wanted;
@@ -443,6 +624,7 @@ int cmd_validate(const std::vector<std::string>& args) {
         cases = kept;
     }
     const fs::path dir = fs::path(cases_file).parent_path();
+    if (bands) return validate_bands(cases, dir, cases_file, members, jobs, dur, out_dir);
     struct job {
         std::string case_id, which, config, out_dir;
         int status = -1;
@@ -498,26 +680,8 @@ int cmd_validate(const std::vector<std::string>& args) {
                         {"simulated_ns", r.value("simulated_ns", 0.0)}});
     }
     const auto rows = evaluate(cases, results, quick);
-    text_table t(2);  // case and check read as text
-    t.header({"case", "check", "measured", "simulated", "tolerance", "result"});
-    json jrows = json::array();
-    int failed = 0, passed = 0;
-    for (const auto& r : rows) {
-        const char* res = r.outcome == check_row::result::pass ? "PASS" : r.outcome == check_row::result::fail ? "FAIL" : "skip";
-        failed += r.outcome == check_row::result::fail;
-        passed += r.outcome == check_row::result::pass;
-        t.row({r.case_id, r.check, r.measured, r.simulated, r.tolerance, std::string(res) + (r.note.empty() ? "" : ": " + r.note)});
-        jrows.push_back({{"case", r.case_id}, {"check", r.check}, {"measured", r.measured}, {"simulated", r.simulated},
-                         {"tolerance", r.tolerance}, {"result", res}, {"note", r.note}});
-    }
-    std::cout << t.str();
-    std::cout << "\n" << passed << " passed, " << failed << " failed, " << rows.size() - passed - failed << " skipped"
-              << (quick ? " (quick: short runs, directions only; measured figures are 20 s runs)" : "") << "; "
-              << num(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 3) << " s host\n";
-    fs::create_directories(out_dir);
-    write_file_atomic((fs::path(out_dir) / "validate.json").string(),
-                      json{{"quick", quick}, {"cases_file", cases_file}, {"runs", runs}, {"checks", jrows}}.dump(2) + "\n");
-    return failed ? 1 : 0;
+    return report_rows(rows, json{{"quick", quick}, {"cases_file", cases_file}, {"runs", runs}},
+                       quick ? " (quick: short runs, directions only; measured figures are 20 s runs)" : "", t0, out_dir);
 }
 
 }  // namespace cohsim

@@ -8,6 +8,7 @@
 // case's `quick` time and keeps only the direction of each comparison.
 #pragma once
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,11 @@ struct check_row {
     std::string case_id, check, measured, simulated, tolerance;
     enum class result { pass, fail, skipped } outcome = result::skipped;
     std::string note;  // why it failed or was skipped
+    // The simulated and the measured figure as numbers (NaN: none), in the
+    // check's own terms: log10 ratio, ns, share, per second, ratio; for
+    // lifts_little the difference of the two little rates.
+    double value = NAN, reference = NAN;
+    std::size_t check_index = 0;  // which check of its case
 };
 
 // The measured figures of a two-core case: one entry per published run.
@@ -46,8 +52,20 @@ struct calibration_case {
 std::vector<calibration_case> load_cases(const std::string& file);
 
 // Evaluates every check against the result JSONs: results[case id] holds
-// "config" (and "better") result JSON. Missing results give failed rows.
+// "config" (and "better") result JSON. Missing results give failed rows. A
+// longest-wait check is skipped for a run shorter than the measured 20 s.
 std::vector<check_row> evaluate(const std::vector<calibration_case>& cases, const nlohmann::ordered_json& results, bool quick);
+
+// Judges each check on an ensemble: members[i] is evaluate()'s rows for
+// member i (every member the same checks in the same order). A check against
+// a measured figure (log10 ratio, big core's rate) passes when the figure lies
+// inside the members' 5-95% band and the band is useful (at most 2 decades
+// wide for log10 ratios, a factor 1.5 either side of its median for rates); a
+// check against a tolerance (share, longest wait, CAS per success, throughput
+// gain, lifts) passes when the band lies inside the tolerance. The rows' value
+// is the median, the band in `simulated`.
+std::vector<check_row> evaluate_bands(const std::vector<calibration_case>& cases,
+                                      const std::vector<std::vector<check_row>>& members);
 
 int cmd_validate(const std::vector<std::string>& args);
 

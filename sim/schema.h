@@ -44,7 +44,9 @@ struct uncertain_param {
     std::uint64_t quantum = 1;  // draws are whole multiples of it (1 kHz, 1 ps, else 1)
     std::string type;           // "frequency", "duration", ...
     std::function<std::string(std::uint64_t)> format;  // base units -> config text
+    std::function<std::uint64_t(const std::string&)> parse;  // config text -> base units (throws value_error)
     std::string text() const;   // "26cycles ~ 20cycles..34cycles"
+    std::string prior;          // "20cycles..34cycles" when a calibrated range replaced the file's, else empty
 };
 
 // Where the loader records the uncertain values it meets (null: nowhere).
@@ -269,7 +271,8 @@ public:
                                        "NOMINAL ~ LO..HI with LO <= NOMINAL <= HI, e.g. 26cycles ~ 20cycles..34cycles");
                 if (uncertain_sink)
                     uncertain_sink->push_back({path, lo, nominal, hi, nt::quantum, nt::type,
-                                               [](std::uint64_t b) { return nt::format(nt::from_base(b)); }});
+                                               [](std::uint64_t b) { return nt::format(nt::from_base(b)); },
+                                               [](const std::string& t) { return nt::to_base(nt::parse(t)); }, {}});
                 out.*m_member = checked(n, path, nominal_text);
                 return;
             } else {
@@ -497,7 +500,19 @@ public:
             if (uncertain_sink)
                 uncertain_sink->push_back({p, static_cast<std::uint64_t>(lo), static_cast<std::uint64_t>(nom),
                                            static_cast<std::uint64_t>(hi), 1, "integer",
-                                           [](std::uint64_t b) { return std::to_string(b); }});
+                                           [](std::uint64_t b) { return std::to_string(b); },
+                                           [](const std::string& t) {
+                                               std::size_t used = 0;
+                                               std::uint64_t v = 0;
+                                               try {
+                                                   v = std::stoull(t, &used);
+                                               } catch (const std::exception&) {
+                                               }
+                                               if (used == 0 || used != t.size() || t[0] == '-')
+                                                   throw value_error{"'" + t + "' is not a whole number", "an integer such as 200"};
+                                               return v;
+                                           },
+                                           {}});
             map[name] = nom;
         }
     }

@@ -1030,3 +1030,106 @@ TEST_F(Cli, VersionNamesTheCommitAndTheBuild) {
     ASSERT_EQ(run({"run", "--duration", "1us", "-q", "--out", "v"}).status, 0);
     EXPECT_EQ(read_json("v/result.json")["cohsim_commit"], m[1].str());
 }
+
+// `cohsim calibrate` recovers a known parameter (approximate Bayesian
+// computation's own test): a "measurement" made by the simulator at a chosen
+// clock, 1GHz, then a prior of 500MHz..1.5GHz for that clock. Two cores of one
+// cluster, everything they share timed in their own cycles, so the lock's rate
+// scales with the clock: the draws kept (rate within x/1.1 of the measured)
+// lie around 1GHz, within about +-10%, and the prior's ends are excluded.
+TEST_F(Cli, CalibrateNarrowsAKnownParameterAroundTheTruthAndWritesItBack) {
+    const std::string plat_text =
+        "clusters:\n  c: {freq: 1GHz ~ 500MHz..1.5GHz, cores: 2, core: cortex-a53}\n"
+        "timer: {freq: 1.92MHz, evnti: 8}\ninterconnect: {freq: 533MHz}\n";
+    const std::string plat = write("plat.yaml", plat_text);
+    write("case.yaml",
+          "include: plat.yaml\nrun: {duration: 1ms, seed: 1}\n"
+          "workload:\n  program: locks/ticket_llsc.s\n"
+          "  params: {INSIDE: 200, INSIDE_JITTER: 20, OUTSIDE: 300, OUTSIDE_JITTER: 20}\n"
+          "  threads: [{core: c.0}, {core: c.1}]\n");
+    // The synthetic measurement: the truth's acquisitions, scaled to a 20 s run.
+    auto r = run({"run", "case.yaml", "-q", "--out", "truth", "--json", "truth.json"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const json truth = read_json("truth.json");
+    double a0 = 0, a1 = 0;
+    for (const auto& c : truth["cores"])
+        if (c.contains("lock")) (c["id"] == "c.0" ? a0 : a1) = c["lock"]["acquisitions"].get<double>();
+    ASSERT_GT(a0, 100);
+    ASSERT_GT(a1, 100);
+    const double scale = 20.0 / (truth["simulated_ns"].get<double>() * 1e-9);
+    write("cases.yaml", "cases:\n  - id: known\n    config: case.yaml\n    quick: 1ms\n    little: c.0\n    big: c.1\n"
+                        "    runs:\n      - [" + std::to_string(a0 * scale) + ", " + std::to_string(a1 * scale) + ", 100]\n"
+                        "    checks:\n      - {kind: big_rate, factor: 1.1}\n");
+    // --dry-run reports and leaves the platform alone.
+    r = run({"calibrate", "plat.yaml", "--file", "cases.yaml", "-n", "16", "--duration", "1ms", "-j", "2", "--out", "cal", "--dry-run"});
+    ASSERT_EQ(r.status, 0) << r.err << r.out;
+    EXPECT_EQ(slurp(plat), plat_text);
+    EXPECT_NE(r.out.find("calibrated:\n  clusters.c.freq: "), std::string::npos) << r.out;
+    // For real (resumes the same runs): the block is written back.
+    r = run({"calibrate", "plat.yaml", "--file", "cases.yaml", "-n", "16", "--duration", "1ms", "-j", "2", "--out", "cal"});
+    ASSERT_EQ(r.status, 0) << r.err << r.out;
+    const std::string text = slurp(plat);
+    EXPECT_EQ(text.rfind(plat_text, 0), 0u) << "the platform's own lines stay as they were";
+    std::smatch m;
+    const std::string f = R"(([0-9.]+)(MHz|GHz))";
+    ASSERT_TRUE(std::regex_search(text, m, std::regex("clusters\\.c\\.freq: " + f + " ~ " + f + "\\.\\." + f))) << text;
+    auto mhz = [&](int i) { return std::stod(m[i]) * (m[i + 1] == "GHz" ? 1000 : 1); };
+    const double nominal = mhz(1), lo = mhz(3), hi = mhz(5);
+    EXPECT_LE(lo, nominal);
+    EXPECT_LE(nominal, hi);
+    EXPECT_GE(lo, 800);   // far below the truth: excluded
+    EXPECT_LE(hi, 1200);  // far above: excluded
+    EXPECT_LE(lo, 1040);  // near the truth: kept
+    EXPECT_GE(hi, 960);
+    EXPECT_NE(text.find("conditioned on the cases of cases.yaml: known."), std::string::npos) << text;
+    const json report = read_json("cal/calibration.json");
+    EXPECT_EQ(report["draws"], 16);
+    EXPECT_GE(report["kept"].get<int>(), 1);
+    EXPECT_LT(report["kept"].get<int>(), 16);
+    // The calibrated range is what configs including the platform now use.
+    r = run({"params", "--ranges", "case.yaml"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("before calibration"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("500MHz..1.5GHz"), std::string::npos) << r.out;
+    // An ensemble of the case takes the clock from the kept draws, in turn.
+    std::set<std::string> kept_freqs;
+    for (const auto& mm : report["members"])
+        if (mm["kept"].get<bool>()) kept_freqs.insert(mm["draws"]["clusters.c.freq"].get<std::string>());
+    r = run({"predict", "case.yaml", "-n", "4", "-j", "2", "--out", "pred"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const json ens = read_json("pred/ensemble.json");
+    ASSERT_EQ(ens["uncertain"][0]["path"], "clusters.c.freq");
+    std::set<std::uint64_t> kept_hz;
+    for (const auto& k : kept_freqs) kept_hz.insert(static_cast<std::uint64_t>(std::llround(std::stod(k) * (k.find("GHz") != std::string::npos ? 1e9 : 1e6))));
+    for (const auto& row : ens["draws"]) EXPECT_EQ(kept_hz.count(row[0].get<std::uint64_t>()), 1u) << row[0];
+    // Calibrating again replaces the block: one `calibrated:` key.
+    r = run({"calibrate", "plat.yaml", "--file", "cases.yaml", "-n", "16", "--duration", "1ms", "-j", "2", "--out", "cal"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const std::string again = slurp(plat);
+    EXPECT_EQ(again.find("calibrated:"), again.rfind("calibrated:"));
+    // Bad input: exit 2, before running anything.
+    expect_bad({"calibrate"}, "calibrate takes one PLATFORM file, got 0");
+    expect_bad({"calibrate", "nothere.yaml"}, "nothere.yaml: no such platform file");
+    expect_bad({"calibrate", "plat.yaml", "--file", "cases.yaml", "-n", "2"}, "--draws");
+    write("other.yaml", plat_text);
+    expect_bad({"calibrate", "other.yaml", "--file", "cases.yaml"}, "no case of cases.yaml uses other.yaml");
+}
+
+// `cohsim validate --bands`: an ensemble per case, each check judged on its band.
+TEST_F(Cli, ValidateBandsJudgesEachCheckOnAnEnsemble) {
+    const auto r = run({"validate", "--bands", "-n", "4", "--duration", "2ms", "-j", "2", "--out", "vb", "--cases", "asr_equal_freq"});
+    EXPECT_NE(r.out.find("bands: 5-95% of 4 members"), std::string::npos) << r.out << r.err;
+    const json v = read_json("vb/validate.json");
+    EXPECT_TRUE(v["bands"].get<bool>());
+    ASSERT_EQ(v["member_values"].size(), 4u);
+    // The share row's median is the median of the members' shares (type 7: the mean of the middle two).
+    std::vector<double> shares;
+    for (const auto& mv : v["member_values"]) shares.push_back(mv[0].get<double>());
+    std::sort(shares.begin(), shares.end());
+    EXPECT_NEAR(v["checks"][0]["value"].get<double>(), (shares[1] + shares[2]) / 2, 1e-12);
+    EXPECT_EQ(v["checks"][1]["result"], "skip");  // longest wait: members shorter than 20 s
+    // Each member ran its own seed and draw: four points of one sweep.
+    EXPECT_TRUE(fs::exists(m_dir / "vb" / "asr_equal_freq" / "asr_equal_freq" / "points" / "0003" / "result.json"));
+    expect_bad({"validate", "--bands", "--quick"}, "--quick and --bands do not go together");
+    expect_bad({"validate", "-n", "8"}, "-n needs --bands");
+}

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "app/ensemble.h"
 #include "app/platform.h"
 #include "sim/schema.h"
 
@@ -426,4 +427,89 @@ TEST_F(ConfigTest, ErrorBadRanges) {
     expect_has(error_of(f, {"clusters.little.core=cortex-a53 ~ 1..2"}),
                "gives a range, but choice values cannot vary");
     expect_has(error_of(f, {"timer.event_stream=true ~ 0..1"}), "gives a range, but bool values cannot vary");
+}
+
+TEST_F(ConfigTest, CalibratedRangesReplaceThePriorOnesUnlessTheScenarioFixesTheValue) {
+    // A platform with prior ranges and the block `cohsim calibrate` writes;
+    // a scenario including it.
+    const std::string plat = write("plat.yaml", std::string(minimal) +
+                                                    "  request_latency: 26cycles ~ 20cycles..34cycles\n"
+                                                    "memory: {latency: 100ns ~ 80ns..130ns}\n"
+                                                    "calibrated:\n"
+                                                    "  interconnect.request_latency: 24cycles ~ 22cycles..28cycles\n");
+    const std::string scen = write("scen.yaml", "include: plat.yaml\nrun: {seed: 3}\n");
+    const auto c = load(scen);
+    EXPECT_EQ(c.interconnect.request_latency.n, 24u);  // a run uses the calibrated nominal
+    ASSERT_EQ(c.uncertain.size(), 2u);
+    EXPECT_EQ(c.uncertain[0].path, "interconnect.request_latency");
+    EXPECT_EQ(c.uncertain[0].lo, 22u);
+    EXPECT_EQ(c.uncertain[0].hi, 28u);
+    EXPECT_EQ(c.uncertain[0].prior, "20cycles..34cycles");
+    EXPECT_EQ(c.uncertain[1].path, "memory.latency");  // not calibrated: its own range, no prior
+    EXPECT_EQ(c.uncertain[1].hi, 130'000'000u);
+    EXPECT_TRUE(c.uncertain[1].prior.empty());
+    // The effective config carries the calibrated range as the value (no
+    // `calibrated:` key left), and loads back to the same.
+    const std::string yaml = cfg::to_yaml(effective_config(c));
+    expect_has(yaml, "request_latency: 24cycles ~ 22cycles..28cycles");
+    EXPECT_EQ(yaml.find("calibrated"), std::string::npos);
+    EXPECT_EQ(load(write("eff.yaml", yaml)).interconnect.request_latency.n, 24u);
+    // Without calibration: the prior range and nominal.
+    const auto prior = load_platform(scen, {}, false);
+    EXPECT_EQ(prior.interconnect.request_latency.n, 26u);
+    EXPECT_EQ(prior.uncertain[0].lo, 20u);
+    EXPECT_TRUE(prior.uncertain[0].prior.empty());
+    // An override wins over the calibration; so does a scenario's fixed value.
+    EXPECT_EQ(load(scen, {"interconnect.request_latency=30cycles"}).interconnect.request_latency.n, 30u);
+    const std::string fixed = write("fixed.yaml", "include: plat.yaml\ninterconnect: {request_latency: 31cycles}\n");
+    const auto f = load(fixed);
+    EXPECT_EQ(f.interconnect.request_latency.n, 31u);
+    EXPECT_EQ(f.uncertain.size(), 1u);  // memory.latency only
+}
+
+TEST_F(ConfigTest, ErrorBadCalibratedBlock) {
+    const std::string base = std::string(minimal) + "  request_latency: 26cycles ~ 20cycles..34cycles\n";
+    expect_has(error_of(write("a.yaml", base + "calibrated:\n  interconnect.request_latency: 24cycles\n")),
+               "calibrated.interconnect.request_latency: '24cycles' is not a calibrated range (expected NOMINAL ~ LO..HI");
+    expect_has(error_of(write("b.yaml", base + "calibrated:\n  interconnect.request_latncy: 24cycles ~ 22cycles..28cycles\n")),
+               "calibrated.interconnect.request_latncy: 'interconnect.request_latncy' is not a value of this config");
+    expect_has(error_of(write("c.yaml", base + "calibrated: 3\n")), "calibrated: is not a map");
+    expect_has(error_of(write("d.yaml", base + "calibrated:\n  interconnect.request_latency: 40cycles ~ 22cycles..28cycles\n")),
+               "interconnect.request_latency: the range 22cycles..28cycles does not hold 40cycles");
+    const std::string cal = base + "calibrated:\n  interconnect.request_latency: 24cycles ~ 22cycles..28cycles\n";
+    expect_has(error_of(write("e.yaml", cal + "calibrated_draws:\n  - {interconnect.request_latency: 30cycles}\n")),
+               "calibrated_draws.0.interconnect.request_latency: '30cycles' is outside the calibrated range 22cycles..28cycles");
+    expect_has(error_of(write("f.yaml", cal + "calibrated_draws:\n  - {interconnect.request_latency: 2x}\n")),
+               "calibrated_draws.0.interconnect.request_latency: 'x' is not a unit of cycle count");
+    expect_has(error_of(write("g.yaml", cal + "calibrated_draws:\n  - {interconnect.snoop_latncy: 24cycles}\n")),
+               "'interconnect.snoop_latncy' is not a calibrated value of this config");
+    expect_has(error_of(write("h.yaml", cal + "calibrated_draws: {a: 1}\n")), "calibrated_draws: is not a list");
+}
+
+TEST_F(ConfigTest, CalibratedDrawsAreReadAsBaseUnitsByParameter) {
+    const std::string plat = write("plat.yaml", std::string(minimal) +
+                                                    "  request_latency: 26cycles ~ 20cycles..34cycles\n"
+                                                    "memory: {latency: 100ns ~ 80ns..130ns}\n"
+                                                    "calibrated:\n"
+                                                    "  interconnect.request_latency: 24cycles ~ 22cycles..28cycles\n"
+                                                    "  memory.latency: 100ns ~ 90ns..110ns\n"
+                                                    "calibrated_draws:\n"
+                                                    "  - {interconnect.request_latency: 22cycles, memory.latency: 110ns}\n"
+                                                    "  - {interconnect.request_latency: 28cycles, memory.latency: 90ns}\n");
+    const auto c = load(plat);
+    ASSERT_EQ(c.uncertain.size(), 2u);
+    ASSERT_EQ(c.calibrated_draws.size(), 2u);
+    EXPECT_EQ(c.calibrated_draws[0].at(0), 22u);
+    EXPECT_EQ(c.calibrated_draws[0].at(1), 110'000'000u);  // fs
+    EXPECT_EQ(c.calibrated_draws[1].at(0), 28u);
+    // Ensemble members take them in turn; a value without draws keeps its Latin-hypercube draw.
+    EXPECT_EQ(member_value(c.calibrated_draws, c.uncertain[0], 0, 0, 0.99), 22u);
+    EXPECT_EQ(member_value(c.calibrated_draws, c.uncertain[0], 0, 1, 0.99), 28u);
+    EXPECT_EQ(member_value(c.calibrated_draws, c.uncertain[0], 0, 2, 0.99), 22u);
+    EXPECT_EQ(member_value({}, c.uncertain[0], 0, 0, 0.99), 28u);  // 22..28, u = 0.99: the top
+    // A scenario that fixes one value drops it from the draws; the prior load has none.
+    const auto fixed = load(plat, {"memory.latency=95ns"});
+    ASSERT_EQ(fixed.calibrated_draws.size(), 2u);
+    EXPECT_EQ(fixed.calibrated_draws[0].size(), 1u);
+    EXPECT_TRUE(load_platform(plat, {}, false).calibrated_draws.empty());
 }

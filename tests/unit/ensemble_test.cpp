@@ -42,11 +42,11 @@ TEST(Ensemble, DrawsEveryQuantumOfTheRangeEquallyOften) {
     EXPECT_EQ(draw(p, 0.0), 20u);
     EXPECT_EQ(draw(p, 0.999999), 34u);
     // Frequencies in whole kHz: 1.8GHz ~ 1.7999995GHz..1.8000015GHz holds 1.8GHz and 1.800001GHz only.
-    cfg::uncertain_param f{"f", 1'799'999'500, 1'800'000'000, 1'800'001'500, 1000, "frequency", nullptr};
+    cfg::uncertain_param f{"f", 1'799'999'500, 1'800'000'000, 1'800'001'500, 1000, "frequency", nullptr, nullptr, {}};
     EXPECT_EQ(draw(f, 0.2), 1'800'000'000u);
     EXPECT_EQ(draw(f, 0.7), 1'800'001'000u);
     // No quantum inside: the nominal value.
-    cfg::uncertain_param g{"g", 1'800'000'100, 1'800'000'200, 1'800'000'300, 1000, "frequency", nullptr};
+    cfg::uncertain_param g{"g", 1'800'000'100, 1'800'000'200, 1'800'000'300, 1000, "frequency", nullptr, nullptr, {}};
     EXPECT_EQ(draw(g, 0.5), 1'800'000'200u);
 }
 

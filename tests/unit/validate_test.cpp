@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "sim/config_tree.h"
+#include "app/calibrate.h"
 #include "app/validate.h"
 
 using namespace cohsim;
@@ -83,20 +84,32 @@ TEST(Validate, ShippedCasesLoad) {
 TEST(Validate, ChecksOnWorkedFigures) {
     const std::vector<calibration_case> cases = {pair_case()};
     using R = check_row::result;
-    // 30 vs 1.5e6 in 1 s: log10 = -4.699, within 1 of -4.5; big 1.5e6/s = 1.5 x 1e6 (the edge: passes);
+    // 600 vs 3e7 in 20 s: log10 = -4.699, within 1 of -4.5; big 1.5e6/s = 1.5 x 1e6 (the edge: passes);
     // little waited 0.6 s >= 0.5 s.
-    auto rows = evaluate(cases, {{"skew", {{"config", pair_result(30, 1.5e6, 1, 6e8)}}}}, false);
+    auto rows = evaluate(cases, {{"skew", {{"config", pair_result(600, 3e7, 20, 6e8)}}}}, false);
     ASSERT_EQ(rows.size(), 3u);
     EXPECT_EQ(outcome(rows, 0), R::pass);
     EXPECT_EQ(outcome(rows, 1), R::pass);
     EXPECT_EQ(outcome(rows, 2), R::pass);
-    // 1 vs 1.6e6: log10 = -6.2 (1.7 away); the big runs 1.6x too fast; waits 0.4 s.
-    rows = evaluate(cases, {{"skew", {{"config", pair_result(1, 1.6e6, 1, 4e8)}}}}, false);
+    EXPECT_NEAR(rows[0].value, std::log10(600 / 3e7), 1e-12);  // the figures as numbers too
+    EXPECT_NEAR(rows[0].reference, -4.5, 1e-12);
+    EXPECT_DOUBLE_EQ(rows[1].value, 6e8);
+    EXPECT_DOUBLE_EQ(rows[1].reference, 3e9);  // the median of the measured longest waits (1 s and 3 s: the upper)
+    EXPECT_DOUBLE_EQ(rows[2].value, 1.5e6);
+    EXPECT_DOUBLE_EQ(rows[2].reference, 1e6);
+    // 20 vs 3.2e7: log10 = -6.2 (1.7 away); the big runs 1.6x too fast; waits 0.4 s.
+    rows = evaluate(cases, {{"skew", {{"config", pair_result(20, 3.2e7, 20, 4e8)}}}}, false);
     EXPECT_EQ(outcome(rows, 0), R::fail);
     EXPECT_EQ(outcome(rows, 1), R::fail);
     EXPECT_EQ(outcome(rows, 2), R::fail);
+    // A run shorter than the measured 20 s cannot judge a longest wait: skipped, the rest judged.
+    rows = evaluate(cases, {{"skew", {{"config", pair_result(30, 1.5e6, 1, 6e8)}}}}, false);
+    EXPECT_EQ(outcome(rows, 0), R::pass);
+    EXPECT_EQ(outcome(rows, 1), R::skipped);
+    EXPECT_EQ(rows[1].note, "needs runs as long as the measured 20 s");
+    EXPECT_EQ(outcome(rows, 2), R::pass);
     // A little core that never got in: -inf, a failure that says why.
-    rows = evaluate(cases, {{"skew", {{"config", pair_result(0, 1e6, 1, 1e9)}}}}, false);
+    rows = evaluate(cases, {{"skew", {{"config", pair_result(0, 2e7, 20, 1e9)}}}}, false);
     EXPECT_EQ(outcome(rows, 0), R::fail);
     EXPECT_EQ(rows[0].note, "the little core never took the lock");
     // Quick: direction only (both below -1), the wait is skipped.
@@ -174,4 +187,86 @@ TEST(Validate, CaseFileErrorsNameTheLineAndKey) {
     has(error_of("cases:\n  - {id: a, config: x.yaml, quick: 1ms, checks: []}\n  - {id: a, config: y.yaml, quick: 1ms, checks: []}\n"),
         "'a' is used twice");
     has(error_of("cases: [\n"), "malformed YAML");
+}
+
+// --bands: the members' 5-95% band (quantiles of type 7, worked out by hand
+// here) against the measured figure and the band's usefulness.
+TEST(Validate, BandsJudgeTheMeasuredFigureAgainstAUsefulBand) {
+    using R = check_row::result;
+    const std::vector<calibration_case> cases = {pair_case()};
+    // 20 members of 20 s; member k's log10(little/big) = base + step * k, the big
+    // core's rate 1e6/s * big_scale(k), the little core's longest wait wait(k).
+    auto members = [&](double base, double step, auto big_scale, auto wait) {
+        std::vector<std::vector<check_row>> m;
+        for (int k = 0; k < 20; ++k) {
+            const double big = 2e7 * big_scale(k), little = big * std::pow(10.0, base + step * k);
+            m.push_back(evaluate(cases, {{"skew", {{"config", pair_result(little, big, 20, wait(k))}}}}, false));
+        }
+        return m;
+    };
+    auto one = [](int) { return 1.0; };
+    auto long_wait = [](int) { return 6e8; };
+    // Ratios -5.5 .. -3.6: band -5.405 .. -3.695 (1.71 decades) holds -4.5; the big rate is 1e6 in every member.
+    auto rows = evaluate_bands(cases, members(-5.5, 0.1, one, long_wait));
+    ASSERT_EQ(rows.size(), 3u);
+    EXPECT_EQ(rows[0].outcome, R::pass) << rows[0].simulated;
+    EXPECT_NEAR(rows[0].value, -5.5 + 0.1 * 9.5, 1e-9);  // the median
+    EXPECT_EQ(rows[0].simulated, "-4.55 (-5.41 .. -3.7)");  // -5.405 and -3.695 to 3 digits
+    EXPECT_EQ(rows[1].outcome, R::pass);  // every wait 0.6 s >= 0.5 s
+    EXPECT_EQ(rows[2].outcome, R::pass);
+    // Ratios -6 .. -5.05: band -5.9525 .. -5.0975 misses -4.5.
+    rows = evaluate_bands(cases, members(-6, 0.05, one, long_wait));
+    EXPECT_EQ(rows[0].outcome, R::fail);
+    EXPECT_EQ(rows[0].note, "the measured figure is outside the band");
+    // Ratios -6 .. -3.15: band -5.8575 .. -3.2925 holds -4.5 but spans 2.565 decades: not useful.
+    rows = evaluate_bands(cases, members(-6, 0.15, one, long_wait));
+    EXPECT_EQ(rows[0].outcome, R::fail);
+    EXPECT_EQ(rows[0].note, "the band is wider than 2 decades");
+    // Two members whose little core never got in: the band reaches -inf.
+    auto m = members(-5.5, 0.1, one, long_wait);
+    for (int k : {3, 7}) m[k] = evaluate(cases, {{"skew", {{"config", pair_result(0, 2e7, 20, 6e8)}}}}, false);
+    rows = evaluate_bands(cases, m);
+    EXPECT_EQ(rows[0].outcome, R::fail);
+    EXPECT_EQ(rows[0].simulated.find("(-inf .. "), rows[0].simulated.find('(')) << rows[0].simulated;
+    // Big rates 1.0e6 .. 1.95e6: band 1.0475e6 .. 1.9025e6 around the median 1.475e6 (within x/1.5) misses 1e6.
+    rows = evaluate_bands(cases, members(-5.5, 0.1, [](int k) { return 1 + 0.05 * k; }, long_wait));
+    EXPECT_EQ(rows[2].outcome, R::fail);
+    EXPECT_EQ(rows[2].note, "the measured figure is outside the band");
+    // Big rates 0.5e6 .. 2.4e6 hold 1e6 but the band (0.595e6 .. 2.305e6) is wider than x/1.5 of 1.45e6.
+    rows = evaluate_bands(cases, members(-5.5, 0.1, [](int k) { return 0.5 + 0.1 * k; }, long_wait));
+    EXPECT_EQ(rows[2].outcome, R::fail);
+    EXPECT_EQ(rows[2].note, "the band is wider than x/ 1.5");
+    // A tolerance must hold the whole band: one short wait in 20 stays outside the 5% (q05 = 5.9e8) ...
+    rows = evaluate_bands(cases, members(-5.5, 0.1, one, [](int k) { return k == 0 ? 4e8 : 6e8; }));
+    EXPECT_EQ(rows[1].outcome, R::pass);
+    // ... two do not (q05 = 4e8 < 0.5 s).
+    rows = evaluate_bands(cases, members(-5.5, 0.1, one, [](int k) { return k < 2 ? 4e8 : 6e8; }));
+    EXPECT_EQ(rows[1].outcome, R::fail);
+    // Members shorter than the measurement skip the wait check.
+    std::vector<std::vector<check_row>> shortm;
+    for (int k = 0; k < 4; ++k) shortm.push_back(evaluate(cases, {{"skew", {{"config", pair_result(30, 1e6, 1, 6e8)}}}}, false));
+    rows = evaluate_bands(cases, shortm);
+    EXPECT_EQ(rows[1].outcome, R::skipped);
+    EXPECT_EQ(rows[1].note, "needs runs as long as the measured 20 s");
+    // A member without a result fails the rows it has no figure for.
+    shortm[2] = evaluate(cases, json::object(), false);
+    rows = evaluate_bands(cases, shortm);
+    EXPECT_EQ(rows[0].outcome, R::fail);
+    EXPECT_EQ(rows[0].note, "1 of 4 members have no result");
+}
+
+TEST(Validate, CalibratedBlockIsAppendedThenReplacedNeverDuplicated) {
+    const std::string block1 =
+        "# ---- calibrated ranges: written by `cohsim calibrate` (re-run it rather than edit) ----\n"
+        "calibrated:\n  a.b: 1 ~ 0..2\n# ---- end of calibrated ranges ----\n";
+    const std::string block2 =
+        "# ---- calibrated ranges: written by `cohsim calibrate` (re-run it rather than edit) ----\n"
+        "calibrated:\n  a.b: 2 ~ 1..2\n# ---- end of calibrated ranges ----\n";
+    const std::string plat = "clusters: {}\n# tail comment\n";
+    const std::string once = replace_calibrated_block(plat, block1);
+    EXPECT_EQ(once, plat + "\n" + block1);
+    const std::string twice = replace_calibrated_block(once, block2);
+    EXPECT_EQ(twice, plat + "\n" + block2);
+    EXPECT_EQ(replace_calibrated_block("x: 1", block1), "x: 1\n\n" + block1);  // no final newline
+    EXPECT_THROW(replace_calibrated_block("calibrated:\n  a.b: 1 ~ 0..2\n", block1), std::runtime_error);
 }

@@ -1,0 +1,364 @@
+#include "app/calibrate.h"
+
+#include <boost/program_options.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <iostream>
+#include <map>
+#include <sstream>
+
+#include "app/ensemble.h"
+#include "app/options.h"
+#include "app/platform.h"
+#include "app/results.h"
+#include "app/spawn.h"
+#include "app/sweep.h"
+#include "app/text_table.h"
+#include "sim/config_tree.h"
+#include "sim/files.h"
+#include "sim/units.h"
+
+namespace cohsim {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string same_file(const std::string& f) {
+    std::error_code ec;
+    const fs::path p = fs::weakly_canonical(fs::absolute(f), ec);
+    return ec ? f : p.string();
+}
+
+// Whether any value of the loaded tree was written in `file`.
+bool tree_uses(const cfg::node& n, const std::string& file) {
+    if (!n.loc.file.empty() && same_file(n.loc.file) == file) return true;
+    for (const auto& [k, v] : n.entries)
+        if (tree_uses(v, file)) return true;
+    for (const auto& v : n.items)
+        if (tree_uses(v, file)) return true;
+    return false;
+}
+
+struct config_run {
+    std::string case_id, which, file;
+    std::vector<std::size_t> param_index;  // this config's uncertain values -> the union's index
+    std::vector<cfg::uncertain_param> params;
+    std::vector<std::map<std::size_t, std::uint64_t>> calibrated_draws;
+    std::uint64_t seed = 1;
+    duration length;
+};
+
+const char* const begin_marker = "# ---- calibrated ranges: written by `cohsim calibrate` (re-run it rather than edit) ----";
+const char* const end_marker = "# ---- end of calibrated ranges ----";
+
+}  // namespace
+
+case_members run_case_members(const std::vector<calibration_case>& cases, const fs::path& cases_dir, std::size_t n,
+                              unsigned jobs, const std::string& max_duration, const fs::path& out, bool calibrated,
+                              std::uint64_t seed) {
+    case_members m;
+    std::vector<config_run> runs;
+    std::map<std::string, std::size_t> index_of;
+    const duration cap = max_duration.empty() ? duration{~0ULL} : parse_duration(max_duration);
+    for (const auto& c : cases)
+        for (const auto& [which, name] : {std::pair<std::string, std::string>{"config", c.config}, {"better", c.better}}) {
+            if (name.empty()) continue;
+            config_run r{c.id, which, (cases_dir / name).string(), {}, {}, {}, 1, {}};
+            const platform_config cfg = load_platform(r.file, {}, calibrated);
+            r.calibrated_draws = cfg.calibrated_draws;
+            cfg::node tree = cfg::load_file(r.file);
+            r.seed = cfg.run.seed;
+            r.length = std::min(cfg.run.length, cap);
+            r.params = cfg.uncertain;
+            for (const auto& u : cfg.uncertain) {
+                auto it = index_of.find(u.path);
+                if (it == index_of.end()) {
+                    it = index_of.emplace(u.path, m.params.size()).first;
+                    m.params.push_back(u);
+                    const cfg::node* v = cfg::find_path(tree, u.path);
+                    m.param_files.push_back(v ? same_file(v->loc.file) : std::string());
+                }
+                r.param_index.push_back(it->second);
+            }
+            runs.push_back(r);
+        }
+    const auto u = latin_hypercube(n, m.params.size(), seed);
+    m.draws.assign(n, std::vector<std::uint64_t>(m.params.size(), 0));
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < m.params.size(); ++j) m.draws[i][j] = draw(m.params[j], u[i][j]);
+
+    const auto t0 = std::chrono::steady_clock::now();
+    std::vector<fs::path> dirs;
+    for (std::size_t r = 0; r < runs.size(); ++r) {
+        const config_run& cr = runs[r];
+        sweep_def def;
+        def.config = fs::absolute(cr.file).string();
+        def.sets = {"run.duration=" + to_string(cr.length)};
+        def.zip = true;
+        sweep_axis seeds{"run.seed", {}};
+        for (std::size_t i = 0; i < n; ++i) seeds.values.push_back(std::to_string(cr.seed + i));
+        def.axes.push_back(seeds);
+        for (std::size_t j = 0; j < cr.params.size(); ++j) {
+            sweep_axis a{cr.params[j].path, {}};
+            for (std::size_t i = 0; i < n; ++i) {
+                // This config's own range, at the member's shared position in the hypercube.
+                const std::uint64_t v = member_value(cr.calibrated_draws, cr.params[j], j, i, u[i][cr.param_index[j]]);
+                a.values.push_back(cr.params[j].format(v));
+                m.draws[i][cr.param_index[j]] = v;
+            }
+            def.axes.push_back(a);
+        }
+        const fs::path dir = out / cr.case_id / fs::path(cr.file).stem();
+        std::cerr << "cohsim: " << cr.case_id << " (" << fs::path(cr.file).filename().string() << "): " << n << " members of "
+                  << to_string(cr.length) << " [" << r + 1 << "/" << runs.size() << "]\n";
+        run_sweep(def, dir, jobs, dir.string());
+        dirs.push_back(dir);
+    }
+    m.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    for (std::size_t i = 0; i < n; ++i) {
+        json results = json::object();
+        for (std::size_t r = 0; r < runs.size(); ++r) {
+            const fs::path f = dirs[r] / "points" / point_name(i) / "result.json";
+            if (!fs::exists(f)) continue;
+            try {
+                results[runs[r].case_id][runs[r].which] = json::parse(read_file(f.string()));
+            } catch (const json::exception& e) {
+                std::cerr << "cohsim: " << f.string() << ": unreadable result (" << e.what() << ")\n";
+            }
+        }
+        m.rows.push_back(evaluate(cases, results, false));
+    }
+    return m;
+}
+
+std::string replace_calibrated_block(const std::string& text, const std::string& block) {
+    const auto b = text.find(begin_marker);
+    if (b == std::string::npos) {
+        std::istringstream in(text);
+        for (std::string line; std::getline(in, line);)
+            if (line.rfind("calibrated:", 0) == 0)
+                throw std::runtime_error("it has a `calibrated:` key that `cohsim calibrate` did not write; remove it first");
+        return text + (text.empty() || text.back() == '\n' ? "" : "\n") + "\n" + block;
+    }
+    const auto e = text.find(end_marker, b);
+    if (e == std::string::npos) throw std::runtime_error("its calibrated block has no end marker ('" + std::string(end_marker) + "')");
+    auto after = text.find('\n', e);
+    after = after == std::string::npos ? text.size() : after + 1;
+    return text.substr(0, b) + block + text.substr(after);
+}
+
+namespace {
+
+const char* const calibrate_help = R"(usage: cohsim calibrate PLATFORM [OPTIONS]
+
+Narrows the uncertain values of a platform file (values written NOMINAL ~ LO..HI)
+by what its calibration cases measured, as approximate Bayesian computation
+by rejection does: draws every uncertain value of the cases' configs by Latin
+hypercube (the platform's own ranges, before any calibration), runs every case
+of the cases file that uses PLATFORM once per draw (one draw = one hypothetical
+chip, the same across the cases), and keeps the draws whose runs pass every
+check of every case with the check's own tolerance. The kept draws' extent
+becomes each platform value's calibrated range, and the kept draw nearest
+their medians its nominal value. They are written back into PLATFORM as a
+`calibrated:` block, with the cases and the date; `cohsim run`, `predict` and
+`validate --bands` then use them (`cohsim params --ranges` shows both).
+Values from other files (a workload's, an activity profile's) are drawn too
+but not narrowed: the cases marginalise over them.
+
+Each run lasts the config's run.duration, capped at --duration (checks of the
+longest wait need runs as long as the measured 20 s and are skipped in
+shorter ones). Resumable: the same command again reuses the finished runs
+under --out. Exit status 0 when some draw was kept, 1 when none was (then
+nothing is written: the ranges or the model cannot explain the cases).
+
+)";
+
+const char* const calibrate_examples = R"(
+examples:
+  cohsim calibrate configs/platforms/asr_4xa53_4xa73.yaml -n 48 -j 2
+  cohsim calibrate configs/platforms/asr_4xa53_4xa73.yaml -n 16 --duration 500ms --dry-run
+)";
+
+}  // namespace
+
+int cmd_calibrate(const std::vector<std::string>& args) {
+    namespace po = boost::program_options;
+    std::string out_dir, cases_file, dur, jobs_text = std::to_string(host_cores()), n_text = "48";
+    std::uint64_t seed = 1;
+    po::options_description d("options");
+    d.add_options()  //
+        ("draws,n", po::value(&n_text)->value_name("N"), "parameter draws to try (default 48; 4 to 10000)")  //
+        ("jobs,j", po::value(&jobs_text)->value_name("J"), "runs at once (default: the number of cores)")  //
+        ("duration", po::value(&dur)->default_value("2s")->value_name("TIME"),
+         "the longest a run lasts (a case shorter than TIME keeps its own run.duration)")  //
+        ("out", po::value(&out_dir)->default_value("cohsim-calibrate")->value_name("DIR"),
+         "where the runs and calibration.json go")  //
+        ("file", po::value(&cases_file)->default_value(COHSIM_SOURCE_DIR "/configs/calibration/cases.yaml")->value_name("FILE"),
+         "the cases file; configs are found beside it")  //
+        ("seed", po::value(&seed)->value_name("S"), "seed of the Latin hypercube (default 1); run k's seed is its config's run.seed + k")  //
+        ("dry-run", "report the narrowed ranges without writing them into PLATFORM")  //
+        ("help,h", "show this help");
+    const parsed_args p = parse_args(args, d);
+    if (p.vm.count("help")) {
+        std::cout << calibrate_help << d << calibrate_examples;
+        return 0;
+    }
+    if (p.positional.size() != 1)
+        throw usage_error("calibrate takes one PLATFORM file, got " + std::to_string(p.positional.size()) +
+                          " (e.g. cohsim calibrate configs/platforms/asr_4xa53_4xa73.yaml)");
+    const std::string platform = same_file(p.positional[0]);
+    if (!fs::exists(platform)) throw usage_error(p.positional[0] + ": no such platform file");
+    const auto n = static_cast<std::size_t>(parse_count(n_text, "--draws", 4, 10000));
+    const auto jobs = static_cast<unsigned>(parse_count(jobs_text, "--jobs", 1, 256));
+    try {
+        parse_duration(dur);
+    } catch (const std::exception& e) {
+        throw usage_error("--duration " + dur + ": " + e.what() + " (e.g. --duration 2s)");
+    }
+    const bool dry = p.vm.count("dry-run") > 0;
+    const fs::path cases_dir = fs::path(cases_file).parent_path();
+
+    // The cases whose configs use the platform.
+    std::vector<calibration_case> cases;
+    for (const auto& c : load_cases(cases_file)) {
+        bool uses = false;
+        for (const auto& f : {c.config, c.better})
+            if (!f.empty() && fs::exists(cases_dir / f)) uses = uses || tree_uses(cfg::load_file((cases_dir / f).string()), platform);
+        if (uses) cases.push_back(c);
+    }
+    if (cases.empty()) throw usage_error("no case of " + cases_file + " uses " + p.positional[0] + ": nothing to calibrate on");
+    // A lifts_little check needs its other case, which uses the platform too if it is in the file at all.
+    std::string ids;
+    for (const auto& c : cases) ids += (ids.empty() ? "" : ", ") + c.id;
+    std::cerr << "cohsim calibrate: " << n << " draws x " << cases.size() << " cases (" << ids << "), runs of at most " << dur
+              << ", " << jobs << " at a time, in " << out_dir << "\n";
+
+    const case_members m = run_case_members(cases, cases_dir, n, jobs, dur, fs::absolute(out_dir), false, seed);
+    std::vector<std::size_t> kept;
+    json members = json::array();
+    for (std::size_t i = 0; i < n; ++i) {
+        bool ok = true;
+        json checks = json::array();
+        for (const auto& r : m.rows[i]) {
+            ok = ok && r.outcome != check_row::result::fail;
+            checks.push_back({{"case", r.case_id}, {"check", r.check}, {"simulated", r.simulated},
+                              {"result", r.outcome == check_row::result::pass ? "PASS" : r.outcome == check_row::result::fail ? "FAIL" : "skip"}});
+        }
+        json draws = json::object();
+        for (std::size_t j = 0; j < m.params.size(); ++j) draws[m.params[j].path] = m.params[j].format(m.draws[i][j]);
+        members.push_back({{"member", i}, {"kept", ok}, {"draws", draws}, {"checks", checks}});
+        if (ok) kept.push_back(i);
+    }
+    // Per check, how many draws passed it: which measurement did the narrowing.
+    text_table ct(2);
+    ct.header({"case", "check", "draws passing"});
+    for (std::size_t k = 0; k < m.rows[0].size(); ++k) {
+        std::size_t pass = 0, skip = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            pass += m.rows[i][k].outcome == check_row::result::pass;
+            skip += m.rows[i][k].outcome == check_row::result::skipped;
+        }
+        ct.row({m.rows[0][k].case_id, m.rows[0][k].check, skip == n ? "skipped" : std::to_string(pass) + " of " + std::to_string(n)});
+    }
+    std::cout << ct.str() << "\n" << kept.size() << " of " << n << " draws pass every check\n\n";
+
+    // The narrowed ranges: the kept draws' extent; the nominal, the kept draw
+    // nearest the kept draws' medians (each value scaled by its prior width).
+    std::vector<std::size_t> own;
+    for (std::size_t j = 0; j < m.params.size(); ++j)
+        if (m.param_files[j] == platform) own.push_back(j);
+    std::size_t centre = kept.empty() ? 0 : kept[0];
+    if (!kept.empty()) {
+        std::vector<double> med(m.params.size());
+        for (std::size_t j : own) {
+            std::vector<double> xs;
+            for (std::size_t i : kept) xs.push_back(static_cast<double>(m.draws[i][j]));
+            med[j] = quantile(xs, 0.5);
+        }
+        double best = INFINITY;
+        for (std::size_t i : kept) {
+            double dist = 0;
+            for (std::size_t j : own) {
+                const double w = std::max(1.0, static_cast<double>(m.params[j].hi - m.params[j].lo));
+                dist += std::pow((static_cast<double>(m.draws[i][j]) - med[j]) / w, 2);
+            }
+            if (dist < best) best = dist, centre = i;
+        }
+    }
+    text_table t;
+    t.header({"parameter", "before", "calibrated", "width kept"});
+    json narrowed = json::array();
+    std::ostringstream block;
+    char date[16];
+    const std::time_t now = std::time(nullptr);
+    std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
+    block << begin_marker << "\n# " << date << ", conditioned on the cases of " << fs::path(cases_file).filename().string() << ": "
+          << ids << ".\n# " << kept.size() << " of " << n << " Latin-hypercube draws (runs of at most " << dur
+          << ") passed every check.\n# Range: the kept draws' extent; nominal: the kept draw nearest their medians.\n"
+          << "# The prior ranges stay on the values above (calibrate draws from those).\ncalibrated:\n";
+    for (std::size_t j : own) {
+        const cfg::uncertain_param& up = m.params[j];
+        std::uint64_t lo = ~0ULL, hi = 0;
+        for (std::size_t i : kept) lo = std::min(lo, m.draws[i][j]), hi = std::max(hi, m.draws[i][j]);
+        const std::string prior = up.text();
+        if (kept.empty()) {
+            t.row({up.path, prior, "-", "-"});
+            continue;
+        }
+        const double frac = up.hi > up.lo ? static_cast<double>(hi - lo) / static_cast<double>(up.hi - up.lo) : 1.0;
+        const std::string post = up.format(m.draws[centre][j]) + " ~ " + up.format(lo) + ".." + up.format(hi);
+        char w[16];
+        std::snprintf(w, sizeof w, "%.0f%%", 100 * frac);
+        t.row({up.path, prior, post, w});
+        narrowed.push_back({{"path", up.path}, {"prior", prior}, {"calibrated", post}, {"width_kept", frac}});
+        block << "  " << up.path << ": " << post << "\n";
+    }
+    if (!kept.empty() && !own.empty()) {
+        block << "# The kept draws themselves (one hypothetical chip each; ensembles take their members' values from\n"
+                 "# these in turn, keeping what the values' combination must satisfy):\ncalibrated_draws:\n";
+        for (std::size_t i : kept) {
+            block << "  - {";
+            for (std::size_t k = 0; k < own.size(); ++k)
+                block << (k ? ", " : "") << m.params[own[k]].path << ": " << m.params[own[k]].format(m.draws[i][own[k]]);
+            block << "}\n";
+        }
+    }
+    block << end_marker << "\n";
+    std::cout << t.str();
+    json report = {{"platform", platform}, {"cases", ids}, {"cases_file", cases_file}, {"draws", n},
+                   {"kept", kept.size()},  {"max_duration", dur}, {"host_seconds", m.host_seconds},
+                   {"narrowed", narrowed}, {"members", members}};
+    fs::create_directories(out_dir);
+    write_file_atomic((fs::path(out_dir) / "calibration.json").string(), report.dump(2) + "\n");
+    std::cout << "\n" << (fs::path(out_dir) / "calibration.json").string() << "; runs took " << static_cast<long>(m.host_seconds)
+              << " s of host time\n";
+    if (kept.empty()) {
+        std::cout << "no draw reproduced every measured figure: " << p.positional[0] << " left as it was\n";
+        return 1;
+    }
+    if (own.empty()) {
+        std::cout << p.positional[0] << " has no uncertain values of its own: nothing to narrow\n";
+        return 0;
+    }
+    if (dry) {
+        std::cout << "--dry-run: " << p.positional[0] << " not changed; the block would read:\n\n" << block.str();
+        return 0;
+    }
+    std::string text;
+    try {
+        text = replace_calibrated_block(read_file(platform), block.str());
+    } catch (const std::runtime_error& e) {
+        throw usage_error(p.positional[0] + ": " + e.what());
+    }
+    write_file_atomic(platform, text);
+    // The written file must load, with and without its calibration.
+    load_platform(platform, {}, true);
+    std::cout << "wrote the calibrated ranges into " << p.positional[0] << "\n";
+    return 0;
+}
+
+}  // namespace cohsim

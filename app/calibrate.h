@@ -1,0 +1,46 @@
+// Calibration cases as ensembles: `cohsim validate --bands` (is each measured
+// figure inside the band the platform's ranges predict, and is the band
+// narrow enough to be useful?) and `cohsim calibrate PLATFORM` (which draws of
+// the platform's ranges reproduce every measured figure? Their extent becomes
+// the platform's calibrated ranges).
+//
+// Member i of every case runs seed run.seed + i and the i-th point of one
+// Latin hypercube over the union of the cases' uncertain values (matched by
+// path), so one member is one hypothetical chip, the same across its cases.
+// Each case config runs as a sweep (parallel, resumable) under DIR/CASE/STEM.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "app/validate.h"
+#include "sim/schema.h"
+
+namespace cohsim {
+
+struct case_members {
+    std::vector<cfg::uncertain_param> params;       // the union by path, in first-met order
+    std::vector<std::string> param_files;           // the file each value's range is written in
+    std::vector<std::vector<std::uint64_t>> draws;  // [member][param], base units (a case without the param: unused)
+    std::vector<std::vector<check_row>> rows;       // [member]: evaluate() on that member's results
+    double host_seconds = 0;
+};
+
+// Runs n members of every case's configs (found in cases_dir). `max_duration`
+// (a time, or empty) caps each config's run.duration; `calibrated` selects the
+// platforms' calibrated ranges (true) or their prior ones. Progress on stderr.
+case_members run_case_members(const std::vector<calibration_case>& cases, const std::filesystem::path& cases_dir,
+                              std::size_t n, unsigned jobs, const std::string& max_duration,
+                              const std::filesystem::path& out, bool calibrated, std::uint64_t seed);
+
+// The platform file's text with its calibrated block (between the markers
+// `cohsim calibrate` writes) replaced by `block`, or `block` appended.
+// Throws std::runtime_error when the file has a `calibrated:` key outside
+// the markers (a hand edit it will not overwrite).
+std::string replace_calibrated_block(const std::string& text, const std::string& block);
+
+int cmd_calibrate(const std::vector<std::string>& args);
+
+}  // namespace cohsim
