@@ -58,7 +58,7 @@ const char* const end_marker = "# ---- end of calibrated ranges ----";
 }  // namespace
 
 case_members run_case_members(const std::vector<calibration_case>& cases, const fs::path& cases_dir, std::size_t n,
-                              unsigned jobs, const std::string& max_duration, const fs::path& out, bool calibrated,
+                              std::size_t replicates, unsigned jobs, const std::string& max_duration, const fs::path& out, bool calibrated,
                               std::uint64_t seed) {
     case_members m;
     std::vector<config_run> runs;
@@ -86,10 +86,12 @@ case_members run_case_members(const std::vector<calibration_case>& cases, const 
             }
             runs.push_back(r);
         }
+    // Run k is replicate k % R of draw k / R, with its own seed.
+    const std::size_t R = std::max<std::size_t>(1, replicates), runs_n = n * R;
     const auto u = latin_hypercube(n, m.params.size(), seed);
-    m.draws.assign(n, std::vector<std::uint64_t>(m.params.size(), 0));
-    for (std::size_t i = 0; i < n; ++i)
-        for (std::size_t j = 0; j < m.params.size(); ++j) m.draws[i][j] = draw(m.params[j], u[i][j]);
+    m.draws.assign(runs_n, std::vector<std::uint64_t>(m.params.size(), 0));
+    for (std::size_t k = 0; k < runs_n; ++k)
+        for (std::size_t j = 0; j < m.params.size(); ++j) m.draws[k][j] = draw(m.params[j], u[k / R][j]);
 
     const auto t0 = std::chrono::steady_clock::now();
     std::vector<fs::path> dirs;
@@ -100,26 +102,27 @@ case_members run_case_members(const std::vector<calibration_case>& cases, const 
         def.sets = {"run.duration=" + to_string(cr.length)};
         def.zip = true;
         sweep_axis seeds{"run.seed", {}};
-        for (std::size_t i = 0; i < n; ++i) seeds.values.push_back(std::to_string(cr.seed + i));
+        for (std::size_t k = 0; k < runs_n; ++k) seeds.values.push_back(std::to_string(cr.seed + k));
         def.axes.push_back(seeds);
         for (std::size_t j = 0; j < cr.params.size(); ++j) {
             sweep_axis a{cr.params[j].path, {}};
-            for (std::size_t i = 0; i < n; ++i) {
-                // This config's own range, at the member's shared position in the hypercube.
+            for (std::size_t k = 0; k < runs_n; ++k) {
+                // This config's own range, at the draw's shared position in the hypercube.
+                const std::size_t i = k / R;
                 const std::uint64_t v = member_value(cr.calibrated_draws, cr.params[j], j, i, u[i][cr.param_index[j]]);
                 a.values.push_back(cr.params[j].format(v));
-                m.draws[i][cr.param_index[j]] = v;
+                m.draws[k][cr.param_index[j]] = v;
             }
             def.axes.push_back(a);
         }
         const fs::path dir = out / cr.case_id / fs::path(cr.file).stem();
-        std::cerr << "cohsim: " << cr.case_id << " (" << fs::path(cr.file).filename().string() << "): " << n << " members of "
+        std::cerr << "cohsim: " << cr.case_id << " (" << fs::path(cr.file).filename().string() << "): " << runs_n << " runs of "
                   << to_string(cr.length) << " [" << r + 1 << "/" << runs.size() << "]\n";
         run_sweep(def, dir, jobs, dir.string());
         dirs.push_back(dir);
     }
     m.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t i = 0; i < runs_n; ++i) {
         json results = json::object();
         for (std::size_t r = 0; r < runs.size(); ++r) {
             const fs::path f = dirs[r] / "points" / point_name(i) / "result.json";
@@ -155,19 +158,23 @@ namespace {
 
 const char* const calibrate_help = R"(usage: cohsim calibrate PLATFORM [OPTIONS]
 
-Narrows the uncertain values of a platform file (values written NOMINAL ~ LO..HI)
-by what its calibration cases measured, as approximate Bayesian computation
-by rejection does: draws every uncertain value of the cases' configs by Latin
-hypercube (the platform's own ranges, before any calibration), runs every case
-of the cases file that uses PLATFORM once per draw (one draw = one hypothetical
-chip, the same across the cases), and keeps the draws whose runs pass every
-check of every case with the check's own tolerance. The kept draws' extent
-becomes each platform value's calibrated range, and the kept draw nearest
-their medians its nominal value. They are written back into PLATFORM as a
-`calibrated:` block, with the cases and the date; `cohsim run`, `predict` and
-`validate --bands` then use them (`cohsim params --ranges` shows both).
-Values from other files (a workload's, an activity profile's) are drawn too
-but not narrowed: the cases marginalise over them.
+Narrows the uncertain values (written NOMINAL ~ LO..HI) of the calibration
+cases that use PLATFORM by what those cases measured, as approximate Bayesian
+computation by rejection does: draws every uncertain value of the cases'
+configs by Latin hypercube (from the files' prior ranges, never from an
+earlier calibration), runs every case once per draw (one draw = one
+hypothetical chip and measurement set-up, the same across the cases), and
+keeps the draws whose runs pass every check of every case with the check's
+own tolerance.
+
+Each file holding drawn values (the platform; the cases' harness and
+activity profile, which describe the measurement runs) gets a block written
+back: `calibrated:` each value's range as the kept draws' extent, nominal the
+kept draw nearest their medians; `calibrated_draws:` the kept draws
+themselves under one id, draw i of every file together. `cohsim run` then
+uses the calibrated nominal values; `predict` and `validate --bands` take
+each member's values from the kept draws in turn; `cohsim params --ranges`
+shows both ranges. The values written NOMINAL ~ LO..HI stay as the prior.
 
 Each run lasts the config's run.duration, capped at --duration (checks of the
 longest wait need runs as long as the measured 20 s and are skipped in
@@ -179,7 +186,7 @@ nothing is written: the ranges or the model cannot explain the cases).
 
 const char* const calibrate_examples = R"(
 examples:
-  cohsim calibrate configs/platforms/asr_4xa53_4xa73.yaml -n 48 -j 2
+  cohsim calibrate configs/platforms/asr_4xa53_4xa73.yaml -n 48 -j 2 --also configs/default.yaml
   cohsim calibrate configs/platforms/asr_4xa53_4xa73.yaml -n 16 --duration 500ms --dry-run
 )";
 
@@ -189,6 +196,8 @@ int cmd_calibrate(const std::vector<std::string>& args) {
     namespace po = boost::program_options;
     std::string out_dir, cases_file, dur, jobs_text = std::to_string(host_cores()), n_text = "48";
     std::uint64_t seed = 1;
+    std::string reps_text = "3";
+    std::vector<std::string> also;
     po::options_description d("options");
     d.add_options()  //
         ("draws,n", po::value(&n_text)->value_name("N"), "parameter draws to try (default 48; 4 to 10000)")  //
@@ -199,7 +208,12 @@ int cmd_calibrate(const std::vector<std::string>& args) {
          "where the runs and calibration.json go")  //
         ("file", po::value(&cases_file)->default_value(COHSIM_SOURCE_DIR "/configs/calibration/cases.yaml")->value_name("FILE"),
          "the cases file; configs are found beside it")  //
+        ("replicates", po::value(&reps_text)->value_name("R"),
+         "runs per draw, each its own seed (default 3; 1 to 100): a draw is kept when every run passes, as every "
+         "published run of a case gave the same picture")  //
         ("seed", po::value(&seed)->value_name("S"), "seed of the Latin hypercube (default 1); run k's seed is its config's run.seed + k")  //
+        ("also", po::value(&also)->composing()->value_name("FILE"),
+         "also write the block into FILE, a self-contained config repeating the values (e.g. configs/default.yaml); repeatable")  //
         ("dry-run", "report the narrowed ranges without writing them into PLATFORM")  //
         ("help,h", "show this help");
     const parsed_args p = parse_args(args, d);
@@ -214,6 +228,7 @@ int cmd_calibrate(const std::vector<std::string>& args) {
     if (!fs::exists(platform)) throw usage_error(p.positional[0] + ": no such platform file");
     const auto n = static_cast<std::size_t>(parse_count(n_text, "--draws", 4, 10000));
     const auto jobs = static_cast<unsigned>(parse_count(jobs_text, "--jobs", 1, 256));
+    const auto replicates = static_cast<std::size_t>(parse_count(reps_text, "--replicates", 1, 100));
     try {
         parse_duration(dur);
     } catch (const std::exception& e) {
@@ -234,43 +249,60 @@ int cmd_calibrate(const std::vector<std::string>& args) {
     // A lifts_little check needs its other case, which uses the platform too if it is in the file at all.
     std::string ids;
     for (const auto& c : cases) ids += (ids.empty() ? "" : ", ") + c.id;
-    std::cerr << "cohsim calibrate: " << n << " draws x " << cases.size() << " cases (" << ids << "), runs of at most " << dur
+    std::cerr << "cohsim calibrate: " << n << " draws x " << replicates << " runs x " << cases.size() << " cases (" << ids << "), runs of at most " << dur
               << ", " << jobs << " at a time, in " << out_dir << "\n";
 
-    const case_members m = run_case_members(cases, cases_dir, n, jobs, dur, fs::absolute(out_dir), false, seed);
+    const case_members all = run_case_members(cases, cases_dir, n, replicates, jobs, dur, fs::absolute(out_dir), false, seed);
+    // A draw passes a check when every replicate does.
+    auto passes = [&](std::size_t i, std::size_t row) {
+        for (std::size_t k = i * replicates; k < (i + 1) * replicates; ++k)
+            if (all.rows[k][row].outcome == check_row::result::fail) return false;
+        return true;
+    };
+    case_members m = all;  // per draw: its first replicate's values
+    m.draws.clear();
+    for (std::size_t i = 0; i < n; ++i) m.draws.push_back(all.draws[i * replicates]);
     std::vector<std::size_t> kept;
     json members = json::array();
     for (std::size_t i = 0; i < n; ++i) {
         bool ok = true;
-        json checks = json::array();
-        for (const auto& r : m.rows[i]) {
-            ok = ok && r.outcome != check_row::result::fail;
-            checks.push_back({{"case", r.case_id}, {"check", r.check}, {"simulated", r.simulated},
-                              {"result", r.outcome == check_row::result::pass ? "PASS" : r.outcome == check_row::result::fail ? "FAIL" : "skip"}});
+        json runs = json::array();
+        for (std::size_t k = i * replicates; k < (i + 1) * replicates; ++k) {
+            json checks = json::array();
+            for (std::size_t row = 0; row < all.rows[k].size(); ++row) {
+                const check_row& r = all.rows[k][row];
+                ok = ok && r.outcome != check_row::result::fail;
+                checks.push_back({{"case", r.case_id}, {"check", r.check}, {"simulated", r.simulated},
+                                  {"result", r.outcome == check_row::result::pass ? "PASS" : r.outcome == check_row::result::fail ? "FAIL" : "skip"}});
+            }
+            runs.push_back({{"run", k}, {"checks", checks}});
         }
         json draws = json::object();
         for (std::size_t j = 0; j < m.params.size(); ++j) draws[m.params[j].path] = m.params[j].format(m.draws[i][j]);
-        members.push_back({{"member", i}, {"kept", ok}, {"draws", draws}, {"checks", checks}});
+        members.push_back({{"member", i}, {"kept", ok}, {"draws", draws}, {"runs", runs}});
         if (ok) kept.push_back(i);
     }
     // Per check, how many draws passed it: which measurement did the narrowing.
     text_table ct(2);
     ct.header({"case", "check", "draws passing"});
-    for (std::size_t k = 0; k < m.rows[0].size(); ++k) {
-        std::size_t pass = 0, skip = 0;
-        for (std::size_t i = 0; i < n; ++i) {
-            pass += m.rows[i][k].outcome == check_row::result::pass;
-            skip += m.rows[i][k].outcome == check_row::result::skipped;
-        }
-        ct.row({m.rows[0][k].case_id, m.rows[0][k].check, skip == n ? "skipped" : std::to_string(pass) + " of " + std::to_string(n)});
+    for (std::size_t row = 0; row < all.rows[0].size(); ++row) {
+        std::size_t pass = 0;
+        bool skipped = true;
+        for (std::size_t i = 0; i < n; ++i) pass += passes(i, row);
+        for (const auto& rr : all.rows) skipped = skipped && rr[row].outcome == check_row::result::skipped;
+        ct.row({all.rows[0][row].case_id, all.rows[0][row].check,
+                skipped ? "skipped" : std::to_string(pass) + " of " + std::to_string(n)});
     }
     std::cout << ct.str() << "\n" << kept.size() << " of " << n << " draws pass every check\n\n";
 
     // The narrowed ranges: the kept draws' extent; the nominal, the kept draw
     // nearest the kept draws' medians (each value scaled by its prior width).
-    std::vector<std::size_t> own;
-    for (std::size_t j = 0; j < m.params.size(); ++j)
-        if (m.param_files[j] == platform) own.push_back(j);
+    // Every drawn value is narrowed: the platform's, and those of the cases'
+    // other files (the harness's work, the activity profile's handler), which
+    // belong to the measurement runs. Each file gets the block of its own
+    // values; draw i of every file is one joint draw (one id ties them).
+    std::vector<std::size_t> own(m.params.size());
+    for (std::size_t j = 0; j < own.size(); ++j) own[j] = j;
     std::size_t centre = kept.empty() ? 0 : kept[0];
     if (!kept.empty()) {
         std::vector<double> med(m.params.size());
@@ -290,47 +322,32 @@ int cmd_calibrate(const std::vector<std::string>& args) {
         }
     }
     text_table t;
-    t.header({"parameter", "before", "calibrated", "width kept"});
+    t.header({"parameter", "file", "before", "calibrated", "width kept"});
     json narrowed = json::array();
-    std::ostringstream block;
-    char date[16];
-    const std::time_t now = std::time(nullptr);
-    std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
-    block << begin_marker << "\n# " << date << ", conditioned on the cases of " << fs::path(cases_file).filename().string() << ": "
-          << ids << ".\n# " << kept.size() << " of " << n << " Latin-hypercube draws (runs of at most " << dur
-          << ") passed every check.\n# Range: the kept draws' extent; nominal: the kept draw nearest their medians.\n"
-          << "# The prior ranges stay on the values above (calibrate draws from those).\ncalibrated:\n";
+    std::vector<std::string> post(m.params.size());
     for (std::size_t j : own) {
         const cfg::uncertain_param& up = m.params[j];
-        std::uint64_t lo = ~0ULL, hi = 0;
-        for (std::size_t i : kept) lo = std::min(lo, m.draws[i][j]), hi = std::max(hi, m.draws[i][j]);
-        const std::string prior = up.text();
+        const std::string prior = up.text(), file = fs::path(m.param_files[j]).filename().string();
         if (kept.empty()) {
-            t.row({up.path, prior, "-", "-"});
+            t.row({up.path, file, prior, "-", "-"});
             continue;
         }
+        std::uint64_t lo = ~0ULL, hi = 0;
+        for (std::size_t i : kept) lo = std::min(lo, m.draws[i][j]), hi = std::max(hi, m.draws[i][j]);
         const double frac = up.hi > up.lo ? static_cast<double>(hi - lo) / static_cast<double>(up.hi - up.lo) : 1.0;
-        const std::string post = up.format(m.draws[centre][j]) + " ~ " + up.format(lo) + ".." + up.format(hi);
+        post[j] = up.format(m.draws[centre][j]) + " ~ " + up.format(lo) + ".." + up.format(hi);
         char w[16];
         std::snprintf(w, sizeof w, "%.0f%%", 100 * frac);
-        t.row({up.path, prior, post, w});
-        narrowed.push_back({{"path", up.path}, {"prior", prior}, {"calibrated", post}, {"width_kept", frac}});
-        block << "  " << up.path << ": " << post << "\n";
+        t.row({up.path, file, prior, post[j], w});
+        narrowed.push_back({{"path", up.path}, {"file", m.param_files[j]}, {"prior", prior}, {"calibrated", post[j]}, {"width_kept", frac}});
     }
-    if (!kept.empty() && !own.empty()) {
-        block << "# The kept draws themselves (one hypothetical chip each; ensembles take their members' values from\n"
-                 "# these in turn, keeping what the values' combination must satisfy):\ncalibrated_draws:\n";
-        for (std::size_t i : kept) {
-            block << "  - {";
-            for (std::size_t k = 0; k < own.size(); ++k)
-                block << (k ? ", " : "") << m.params[own[k]].path << ": " << m.params[own[k]].format(m.draws[i][own[k]]);
-            block << "}\n";
-        }
-    }
-    block << end_marker << "\n";
     std::cout << t.str();
-    json report = {{"platform", platform}, {"cases", ids}, {"cases_file", cases_file}, {"draws", n},
-                   {"kept", kept.size()},  {"max_duration", dur}, {"host_seconds", m.host_seconds},
+    char stamp[32];
+    const std::time_t now = std::time(nullptr);
+    std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H%MZ", std::gmtime(&now));
+    const std::string id = fs::path(platform).stem().string() + "@" + stamp;
+    json report = {{"platform", platform}, {"id", id}, {"cases", ids}, {"cases_file", cases_file}, {"draws", n},
+                   {"kept", kept.size()}, {"max_duration", dur}, {"host_seconds", m.host_seconds},
                    {"narrowed", narrowed}, {"members", members}};
     fs::create_directories(out_dir);
     write_file_atomic((fs::path(out_dir) / "calibration.json").string(), report.dump(2) + "\n");
@@ -340,24 +357,69 @@ int cmd_calibrate(const std::vector<std::string>& args) {
         std::cout << "no draw reproduced every measured figure: " << p.positional[0] << " left as it was\n";
         return 1;
     }
-    if (own.empty()) {
-        std::cout << p.positional[0] << " has no uncertain values of its own: nothing to narrow\n";
-        return 0;
+    // The files to write: the platform, every file a drawn value is written
+    // in, and --also files (self-contained configs repeating them).
+    std::vector<std::string> files = {platform};
+    for (const auto& f : m.param_files)
+        if (!f.empty() && std::find(files.begin(), files.end(), f) == files.end()) files.push_back(f);
+    for (const auto& a : also) {
+        const std::string f = same_file(a);
+        if (!fs::exists(f)) throw usage_error("--also " + a + ": no such file");
+        if (std::find(files.begin(), files.end(), f) == files.end()) files.push_back(f);
     }
-    if (dry) {
-        std::cout << "--dry-run: " << p.positional[0] << " not changed; the block would read:\n\n" << block.str();
-        return 0;
+    std::vector<std::pair<std::string, std::string>> writes;  // file, new text
+    for (const auto& f : files) {
+        // Each value's path as written in this file alone (an included file
+        // sits below where it is included: the harness's params.INSIDE).
+        const cfg::node alone = cfg::load_file(f);
+        std::vector<std::pair<std::size_t, std::string>> here;
+        for (std::size_t j : own) {
+            const std::string& path = m.params[j].path;
+            for (std::size_t cut = 0; cut != std::string::npos; cut = path.find('.', cut + 1)) {
+                const std::string rel = cut == 0 ? path : path.substr(cut + 1);
+                const cfg::node* v = cfg::find_path(const_cast<cfg::node&>(alone), rel);
+                if (v && v->k == cfg::node::kind::scalar && v->text.find('~') != std::string::npos &&
+                    (cut == 0 || f != platform)) {
+                    here.emplace_back(j, rel);
+                    break;
+                }
+            }
+        }
+        if (here.empty()) continue;
+        std::ostringstream block;
+        block << begin_marker << "\n# " << stamp << ", conditioned on the cases of " << fs::path(cases_file).filename().string()
+              << ": " << ids << ".\n# " << kept.size() << " of " << n << " Latin-hypercube draws (" << replicates
+              << " runs each, each of at most " << dur << ") passed every check in every run.\n# Range: the kept draws' extent; nominal: the kept draw nearest their medians.\n"
+              << "# The prior ranges stay on the values above (calibrate draws from those).\ncalibrated:\n";
+        for (const auto& [j, rel] : here) block << "  " << rel << ": " << post[j] << "\n";
+        block << "# The kept draws themselves, one hypothetical chip and measurement each; draw i of every file\n"
+                 "# of this calibration (same id) is one joint draw, which ensembles take their members from in turn.\n"
+                 "calibrated_draws:\n  id: "
+              << id << "\n  draws:\n";
+        for (std::size_t i : kept) {
+            block << "    - {";
+            for (std::size_t k = 0; k < here.size(); ++k)
+                block << (k ? ", " : "") << here[k].second << ": " << m.params[here[k].first].format(m.draws[i][here[k].first]);
+            block << "}\n";
+        }
+        block << end_marker << "\n";
+        if (dry) {
+            std::cout << "\n--dry-run: " << f << " not changed; its block would read:\n\n" << block.str();
+            continue;
+        }
+        try {
+            writes.emplace_back(f, replace_calibrated_block(read_file(f), block.str()));
+        } catch (const std::runtime_error& e) {
+            throw usage_error(f + ": " + e.what());
+        }
     }
-    std::string text;
-    try {
-        text = replace_calibrated_block(read_file(platform), block.str());
-    } catch (const std::runtime_error& e) {
-        throw usage_error(p.positional[0] + ": " + e.what());
+    // Every file is checked before any is written: all or none.
+    for (const auto& [f, text] : writes) {
+        write_file_atomic(f, text);
+        std::cout << "wrote the calibrated ranges into " << f << "\n";
     }
-    write_file_atomic(platform, text);
-    // The written file must load, with and without its calibration.
-    load_platform(platform, {}, true);
-    std::cout << "wrote the calibrated ranges into " << p.positional[0] << "\n";
+    // The written files must load.
+    for (const auto& c : cases) load_platform((cases_dir / c.config).string(), {}, true);
     return 0;
 }
 

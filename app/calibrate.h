@@ -23,16 +23,17 @@ namespace cohsim {
 struct case_members {
     std::vector<cfg::uncertain_param> params;       // the union by path, in first-met order
     std::vector<std::string> param_files;           // the file each value's range is written in
-    std::vector<std::vector<std::uint64_t>> draws;  // [member][param], base units (a case without the param: unused)
-    std::vector<std::vector<check_row>> rows;       // [member]: evaluate() on that member's results
+    std::vector<std::vector<std::uint64_t>> draws;  // [run][param], base units (a case without the param: unused)
+    std::vector<std::vector<check_row>> rows;       // [run]: evaluate() on that run's results
     double host_seconds = 0;
 };
 
 // Runs n members of every case's configs (found in cases_dir). `max_duration`
 // (a time, or empty) caps each config's run.duration; `calibrated` selects the
 // platforms' calibrated ranges (true) or their prior ones. Progress on stderr.
+// Each draw runs `replicates` times (run k: draw k / replicates, seed run.seed + k).
 case_members run_case_members(const std::vector<calibration_case>& cases, const std::filesystem::path& cases_dir,
-                              std::size_t n, unsigned jobs, const std::string& max_duration,
+                              std::size_t n, std::size_t replicates, unsigned jobs, const std::string& max_duration,
                               const std::filesystem::path& out, bool calibrated, std::uint64_t seed);
 
 // The platform file's text with its calibrated block (between the markers

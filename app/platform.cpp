@@ -135,50 +135,126 @@ void platform_config::describe(cfg::struct_schema<platform_config>& s) {
 
 namespace {
 
-std::vector<std::pair<std::string, std::string>> take_calibrated(cfg::node& root, bool apply) {
+std::string joined(const std::string& prefix, const std::string& key) { return prefix.empty() ? key : prefix + "." + key; }
+
+// The `calibrated:` and `calibrated_draws:` blocks `cohsim calibrate` writes,
+// taken out of the tree wherever they sit (an included file's block lands
+// where the file is included; its paths are relative to that place).
+struct calibration_blocks {
+    std::vector<std::pair<std::string, cfg::node>> ranges, draws;  // prefix, block
+};
+
+void take_blocks(cfg::node& n, const std::string& prefix, calibration_blocks& out) {
+    if (n.k == cfg::node::kind::map) {
+        for (auto it = n.entries.begin(); it != n.entries.end();) {
+            if (it->first == "calibrated") {
+                out.ranges.emplace_back(prefix, it->second);
+                it = n.entries.erase(it);
+            } else if (it->first == "calibrated_draws") {
+                out.draws.emplace_back(prefix, it->second);
+                it = n.entries.erase(it);
+            } else {
+                take_blocks(it->second, joined(prefix, it->first), out);
+                ++it;
+            }
+        }
+    } else if (n.k == cfg::node::kind::seq) {
+        for (std::size_t i = 0; i < n.items.size(); ++i) take_blocks(n.items[i], joined(prefix, std::to_string(i)), out);
+    }
+}
+
+// Applies the calibrated ranges (when `apply`); returns each calibrated
+// value's path with its prior range text.
+std::vector<std::pair<std::string, std::string>> apply_ranges(cfg::node& root, const calibration_blocks& b, bool apply) {
     std::vector<std::pair<std::string, std::string>> used;  // path, prior range text
-    const auto it = std::find_if(root.entries.begin(), root.entries.end(), [](const auto& e) { return e.first == "calibrated"; });
-    if (it == root.entries.end()) return used;
-    const cfg::node cal = it->second;
-    root.entries.erase(it);
-    if (cal.k != cfg::node::kind::map)
-        throw cfg::config_error(cal.loc, "calibrated", "is not a map",
-                                "PATH: NOMINAL ~ LO..HI lines, as `cohsim calibrate` writes them");
-    for (const auto& [path, v] : cal.entries) {
-        const std::string where = "calibrated." + path;
-        std::string nominal, lo, hi;
-        bool ranged = false;
-        try {
-            ranged = v.k == cfg::node::kind::scalar && cfg::split_uncertain(v.text, nominal, lo, hi);
-        } catch (...) {
+    for (const auto& [prefix, cal] : b.ranges) {
+        if (cal.k != cfg::node::kind::map)
+            throw cfg::config_error(cal.loc, joined(prefix, "calibrated"), "is not a map",
+                                    "PATH: NOMINAL ~ LO..HI lines, as `cohsim calibrate` writes them");
+        for (const auto& [rel, v] : cal.entries) {
+            const std::string path = joined(prefix, rel), where = joined(prefix, "calibrated." + rel);
+            std::string nominal, lo, hi;
+            bool ranged = false;
+            try {
+                ranged = v.k == cfg::node::kind::scalar && cfg::split_uncertain(v.text, nominal, lo, hi);
+            } catch (...) {
+            }
+            if (!ranged)
+                throw cfg::config_error(v.loc, where, "'" + v.text + "' is not a calibrated range", "NOMINAL ~ LO..HI, e.g. 26cycles ~ 22cycles..30cycles");
+            cfg::node* target = cfg::find_path(root, path);
+            if (!target || target->k != cfg::node::kind::scalar)
+                throw cfg::config_error(v.loc, where, "'" + path + "' is not a value of this config",
+                                        "the path of a value written NOMINAL ~ LO..HI in this file");
+            // A value the scenario fixed (no range left) keeps the scenario's value.
+            std::string n2, l2, h2;
+            bool prior_ranged = false;
+            try {
+                prior_ranged = cfg::split_uncertain(target->text, n2, l2, h2);
+            } catch (...) {
+            }
+            if (!prior_ranged) continue;
+            used.emplace_back(path, l2 + ".." + h2);
+            if (apply) target->text = v.text;
         }
-        if (!ranged)
-            throw cfg::config_error(v.loc, where, "'" + v.text + "' is not a calibrated range", "NOMINAL ~ LO..HI, e.g. 26cycles ~ 22cycles..30cycles");
-        cfg::node* target = cfg::find_path(root, path);
-        if (!target || target->k != cfg::node::kind::scalar)
-            throw cfg::config_error(v.loc, where, "'" + path + "' is not a value of this config",
-                                    "the path of a value written NOMINAL ~ LO..HI in the platform");
-        // A value the scenario fixed (no range left) keeps the scenario's value.
-        std::string n2, l2, h2;
-        bool prior_ranged = false;
-        try {
-            prior_ranged = cfg::split_uncertain(target->text, n2, l2, h2);
-        } catch (...) {
-        }
-        if (!prior_ranged) continue;
-        used.emplace_back(path, l2 + ".." + h2);
-        if (apply) target->text = v.text;
     }
     return used;
 }
 
-// Removes `calibrated_draws:` from the tree and returns it (a null node when absent).
-cfg::node take_draws(cfg::node& root) {
-    const auto it = std::find_if(root.entries.begin(), root.entries.end(), [](const auto& e) { return e.first == "calibrated_draws"; });
-    if (it == root.entries.end()) return {};
-    cfg::node d = it->second;
-    root.entries.erase(it);
-    return d;
+// The joint draws: every block of one calibrate run (one id), draw i of each
+// block together. Values are checked against the calibrated ranges.
+void read_draws(platform_config& c, const calibration_blocks& b,
+                const std::vector<std::pair<std::string, std::string>>& priors) {
+    std::string id, id_file;
+    std::size_t count = 0;
+    std::vector<std::string> calibrated_paths;  // every path of a calibrated: block
+    for (const auto& [prefix, cal] : b.ranges)
+        for (const auto& e : cal.entries) calibrated_paths.push_back(joined(prefix, e.first));
+    for (const auto& [prefix, blk] : b.draws) {
+        const std::string at = joined(prefix, "calibrated_draws");
+        const cfg::node* idn = blk.k == cfg::node::kind::map ? blk.find("id") : nullptr;
+        const cfg::node* list = blk.k == cfg::node::kind::map ? blk.find("draws") : nullptr;
+        if (!idn || !list || list->k != cfg::node::kind::seq || idn->k != cfg::node::kind::scalar)
+            throw cfg::config_error(blk.loc, at, "is not a block of draws", "id: CALIBRATION and draws: a list of {PATH: VALUE, ...}, as `cohsim calibrate` writes it");
+        if (id.empty()) {
+            id = idn->text, id_file = idn->loc.file, count = list->items.size();
+            c.calibrated_draws.assign(count, {});
+        } else if (idn->text != id) {
+            throw cfg::config_error(idn->loc, joined(at, "id"), "'" + idn->text + "' is another calibration than '" + id + "' of " + id_file,
+                                    "the files of one `cohsim calibrate` run (calibrate again)");
+        } else if (list->items.size() != count) {
+            throw cfg::config_error(list->loc, joined(at, "draws"), std::to_string(list->items.size()) + " draws where " + id_file + " has " + std::to_string(count),
+                                    "the files of one `cohsim calibrate` run (calibrate again)");
+        }
+        for (std::size_t i = 0; i < list->items.size(); ++i) {
+            const cfg::node& d = list->items[i];
+            const std::string di = joined(at, "draws." + std::to_string(i));
+            if (d.k != cfg::node::kind::map) throw cfg::config_error(d.loc, di, "is not a map", "{PATH: VALUE, ...}");
+            for (const auto& [rel, v] : d.entries) {
+                const std::string path = joined(prefix, rel);
+                const bool known = std::any_of(priors.begin(), priors.end(), [&](const auto& p) { return p.first == path; });
+                std::size_t j = 0;
+                while (j < c.uncertain.size() && c.uncertain[j].path != path) ++j;
+                if (!known || j == c.uncertain.size()) {
+                    // A value the scenario fixed (or replaced with its section) is no
+                    // longer drawn; a path no calibrated: block lists is a mistake.
+                    if (std::find(calibrated_paths.begin(), calibrated_paths.end(), path) != calibrated_paths.end()) continue;
+                    throw cfg::config_error(v.loc, joined(di, rel), "'" + path + "' is not a calibrated value of this config",
+                                            "a path listed under calibrated:");
+                }
+                const cfg::uncertain_param& u = c.uncertain[j];
+                std::uint64_t x = 0;
+                try {
+                    x = u.parse(v.text);
+                } catch (const cfg::value_error& e) {
+                    throw cfg::config_error(v.loc, joined(di, rel), e.problem, e.expected);
+                }
+                if (x < u.lo || x > u.hi)
+                    throw cfg::config_error(v.loc, joined(di, rel), "'" + v.text + "' is outside the calibrated range " + u.format(u.lo) + ".." + u.format(u.hi),
+                                            "a value inside it");
+                c.calibrated_draws[i][j] = x;
+            }
+        }
+    }
 }
 
 }  // namespace
@@ -186,9 +262,20 @@ cfg::node take_draws(cfg::node& root) {
 platform_config load_platform(const std::string& file, const std::vector<std::pair<std::string, std::string>>& overrides,
                               bool calibrated) {
     cfg::node root = file.empty() ? cfg::load_text(default_config_yaml, default_config_name, ".") : cfg::load_file(file);
-    const auto priors = take_calibrated(root, calibrated);
-    const cfg::node draws = take_draws(root);
+    calibration_blocks blocks;
+    take_blocks(root, "", blocks);
+    auto priors = apply_ranges(root, blocks, calibrated);
+    std::vector<std::string> applied;  // the calibrated texts, to see what an override replaced
+    for (const auto& [path, prior] : priors) {
+        const cfg::node* v = cfg::find_path(root, path);
+        applied.push_back(v ? v->text : std::string());
+    }
     for (const auto& [origin, assignment] : overrides) cfg::apply_override(root, assignment, origin);
+    // A value an override set anew (a plain value, or a range of its own) is no longer the calibration's.
+    for (std::size_t i = priors.size(); i-- > 0;) {
+        const cfg::node* v = cfg::find_path(root, priors[i].first);
+        if (!v || v->text != applied[i]) priors.erase(priors.begin() + static_cast<std::ptrdiff_t>(i));
+    }
     std::vector<cfg::uncertain_param> uncertain;
     platform_config c = cfg::load_config<platform_config>(root, &uncertain);
     c.uncertain = std::move(uncertain);
@@ -196,38 +283,7 @@ platform_config load_platform(const std::string& file, const std::vector<std::pa
     for (auto& u : c.uncertain)
         for (const auto& [path, prior] : priors)
             if (u.path == path) u.prior = prior;
-    if (draws.k == cfg::node::kind::null) return c;
-    if (draws.k != cfg::node::kind::seq)
-        throw cfg::config_error(draws.loc, "calibrated_draws", "is not a list", "- {PATH: VALUE, ...} per kept draw, as `cohsim calibrate` writes it");
-    for (std::size_t i = 0; i < draws.items.size(); ++i) {
-        const cfg::node& d = draws.items[i];
-        const std::string at = "calibrated_draws." + std::to_string(i);
-        if (d.k != cfg::node::kind::map) throw cfg::config_error(d.loc, at, "is not a map", "{PATH: VALUE, ...}");
-        std::map<std::size_t, std::uint64_t> row;
-        for (const auto& [path, v] : d.entries) {
-            const auto known = std::find_if(priors.begin(), priors.end(), [&](const auto& p) { return p.first == path; });
-            std::size_t j = 0;
-            while (j < c.uncertain.size() && c.uncertain[j].path != path) ++j;
-            if (known == priors.end() || j == c.uncertain.size()) {
-                // A value the scenario fixed is no longer drawn; anything else is a mistake.
-                if (cfg::find_path(root, path)) continue;
-                throw cfg::config_error(v.loc, at + "." + path, "'" + path + "' is not a calibrated value of this config",
-                                        "a path listed under calibrated:");
-            }
-            const cfg::uncertain_param& u = c.uncertain[j];
-            std::uint64_t x = 0;
-            try {
-                x = u.parse(v.text);
-            } catch (const cfg::value_error& e) {
-                throw cfg::config_error(v.loc, at + "." + path, e.problem, e.expected);
-            }
-            if (x < u.lo || x > u.hi)
-                throw cfg::config_error(v.loc, at + "." + path, "'" + v.text + "' is outside the calibrated range " + u.format(u.lo) + ".." + u.format(u.hi),
-                                        "a value inside it");
-            row[j] = x;
-        }
-        c.calibrated_draws.push_back(row);
-    }
+    read_draws(c, blocks, priors);
     return c;
 }
 

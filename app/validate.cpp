@@ -545,7 +545,7 @@ int validate_bands(const std::vector<calibration_case>& cases, const fs::path& d
                    std::size_t n, unsigned jobs, const std::string& dur, const std::string& out_dir) {
     const auto t0 = std::chrono::steady_clock::now();
     std::cerr << "cohsim validate --bands: " << n << " members per case, " << jobs << " at a time, results in " << out_dir << "\n";
-    const case_members m = run_case_members(cases, dir, n, jobs, dur, fs::absolute(out_dir), true, 1);
+    const case_members m = run_case_members(cases, dir, n, 1, jobs, dur, fs::absolute(out_dir), true, 1);
     const auto rows = evaluate_bands(cases, m.rows);
     json params = json::array();
     for (const auto& u : m.params)

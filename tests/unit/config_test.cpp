@@ -477,13 +477,14 @@ TEST_F(ConfigTest, ErrorBadCalibratedBlock) {
     expect_has(error_of(write("d.yaml", base + "calibrated:\n  interconnect.request_latency: 40cycles ~ 22cycles..28cycles\n")),
                "interconnect.request_latency: the range 22cycles..28cycles does not hold 40cycles");
     const std::string cal = base + "calibrated:\n  interconnect.request_latency: 24cycles ~ 22cycles..28cycles\n";
-    expect_has(error_of(write("e.yaml", cal + "calibrated_draws:\n  - {interconnect.request_latency: 30cycles}\n")),
-               "calibrated_draws.0.interconnect.request_latency: '30cycles' is outside the calibrated range 22cycles..28cycles");
-    expect_has(error_of(write("f.yaml", cal + "calibrated_draws:\n  - {interconnect.request_latency: 2x}\n")),
-               "calibrated_draws.0.interconnect.request_latency: 'x' is not a unit of cycle count");
-    expect_has(error_of(write("g.yaml", cal + "calibrated_draws:\n  - {interconnect.snoop_latncy: 24cycles}\n")),
+    const std::string draws = cal + "calibrated_draws:\n  id: t@1\n  draws:\n";
+    expect_has(error_of(write("e.yaml", draws + "    - {interconnect.request_latency: 30cycles}\n")),
+               "calibrated_draws.draws.0.interconnect.request_latency: '30cycles' is outside the calibrated range 22cycles..28cycles");
+    expect_has(error_of(write("f.yaml", draws + "    - {interconnect.request_latency: 2x}\n")),
+               "calibrated_draws.draws.0.interconnect.request_latency: 'x' is not a unit of cycle count");
+    expect_has(error_of(write("g.yaml", draws + "    - {interconnect.snoop_latncy: 24cycles}\n")),
                "'interconnect.snoop_latncy' is not a calibrated value of this config");
-    expect_has(error_of(write("h.yaml", cal + "calibrated_draws: {a: 1}\n")), "calibrated_draws: is not a list");
+    expect_has(error_of(write("h.yaml", cal + "calibrated_draws: [1, 2]\n")), "calibrated_draws: is not a block of draws");
 }
 
 TEST_F(ConfigTest, CalibratedDrawsAreReadAsBaseUnitsByParameter) {
@@ -493,9 +494,9 @@ TEST_F(ConfigTest, CalibratedDrawsAreReadAsBaseUnitsByParameter) {
                                                     "calibrated:\n"
                                                     "  interconnect.request_latency: 24cycles ~ 22cycles..28cycles\n"
                                                     "  memory.latency: 100ns ~ 90ns..110ns\n"
-                                                    "calibrated_draws:\n"
-                                                    "  - {interconnect.request_latency: 22cycles, memory.latency: 110ns}\n"
-                                                    "  - {interconnect.request_latency: 28cycles, memory.latency: 90ns}\n");
+                                                    "calibrated_draws:\n  id: plat@1\n  draws:\n"
+                                                    "    - {interconnect.request_latency: 22cycles, memory.latency: 110ns}\n"
+                                                    "    - {interconnect.request_latency: 28cycles, memory.latency: 90ns}\n");
     const auto c = load(plat);
     ASSERT_EQ(c.uncertain.size(), 2u);
     ASSERT_EQ(c.calibrated_draws.size(), 2u);
@@ -512,4 +513,38 @@ TEST_F(ConfigTest, CalibratedDrawsAreReadAsBaseUnitsByParameter) {
     ASSERT_EQ(fixed.calibrated_draws.size(), 2u);
     EXPECT_EQ(fixed.calibrated_draws[0].size(), 1u);
     EXPECT_TRUE(load_platform(plat, {}, false).calibrated_draws.empty());
+}
+
+TEST_F(ConfigTest, CalibratedBlocksOfAnIncludedFileAreRelativeAndPairDrawByDraw) {
+    // The platform and a harness included under workload: each file's block
+    // names its values as written in it; draw i of both is one joint draw.
+    write("plat.yaml", std::string(minimal) +
+                           "  request_latency: 26cycles ~ 20cycles..34cycles\n"
+                           "calibrated:\n  interconnect.request_latency: 24cycles ~ 22cycles..28cycles\n"
+                           "calibrated_draws:\n  id: p@1\n  draws:\n"
+                           "    - {interconnect.request_latency: 22cycles}\n    - {interconnect.request_latency: 28cycles}\n");
+    write("harness.yaml", "params: {INSIDE: 200 ~ 150..250}\n"
+                          "calibrated:\n  params.INSIDE: 180 ~ 160..220\n"
+                          "calibrated_draws:\n  id: p@1\n  draws:\n    - {params.INSIDE: 160}\n    - {params.INSIDE: 220}\n");
+    const auto c = load(write("case.yaml", "include: plat.yaml\nworkload: {include: harness.yaml}\n"));
+    EXPECT_EQ(c.workload.params.at("INSIDE"), 180);
+    ASSERT_EQ(c.uncertain.size(), 2u);
+    EXPECT_EQ(c.uncertain[1].path, "workload.params.INSIDE");
+    EXPECT_EQ(c.uncertain[1].prior, "150..250");
+    ASSERT_EQ(c.calibrated_draws.size(), 2u);
+    EXPECT_EQ(c.calibrated_draws[0].at(0), 22u);
+    EXPECT_EQ(c.calibrated_draws[0].at(1), 160u);
+    EXPECT_EQ(c.calibrated_draws[1].at(0), 28u);
+    EXPECT_EQ(c.calibrated_draws[1].at(1), 220u);
+    // Blocks of two calibrate runs, or of different lengths, do not pair.
+    write("other.yaml", "params: {INSIDE: 200 ~ 150..250}\n"
+                        "calibrated:\n  params.INSIDE: 180 ~ 160..220\n"
+                        "calibrated_draws:\n  id: q@2\n  draws:\n    - {params.INSIDE: 160}\n    - {params.INSIDE: 220}\n");
+    expect_has(error_of(write("mixed.yaml", "include: plat.yaml\nworkload: {include: other.yaml}\n")),
+               "workload.calibrated_draws.id: 'q@2' is another calibration than 'p@1'");
+    write("short.yaml", "params: {INSIDE: 200 ~ 150..250}\n"
+                        "calibrated:\n  params.INSIDE: 180 ~ 160..220\n"
+                        "calibrated_draws:\n  id: p@1\n  draws:\n    - {params.INSIDE: 160}\n");
+    expect_has(error_of(write("short_case.yaml", "include: plat.yaml\nworkload: {include: short.yaml}\n")),
+               "1 draws where");
 }
