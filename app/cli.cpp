@@ -601,6 +601,7 @@ int cmd_params(const std::vector<std::string>& args) {
 
 int cli_main(int argc, const char* const* argv) {
     std::vector<std::string> args(argv + 1, argv + argc);
+    set_command_line(argc, argv);
     // A run started by `cohsim sweep` or `cohsim validate` dies with it (a
     // killed sweep leaves no orphan writing into its directory).
     if (const char* parent = std::getenv("COHSIM_DIE_WITH_PARENT")) {

@@ -172,11 +172,39 @@ std::vector<memory_system::line_traffic> busiest_lines(const system_model& sys, 
 
 }  // namespace
 
+namespace {
+std::string& command_line_text() {
+    static std::string text;
+    return text;
+}
+}  // namespace
+
+void set_command_line(int argc, const char* const* argv) {
+    std::string t;
+    for (int i = 0; i < argc; ++i) {
+        const std::string a = argv[i];
+        const bool plain = !a.empty() && a.find_first_of(" \t'\"$`\\|&;<>(){}*?[]#~") == std::string::npos;
+        std::string q = "'";
+        for (char c : a) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+        t += (i ? " " : "") + (plain ? a : q + "'");
+    }
+    command_line_text() = t;
+}
+
+json provenance() {
+    char host[256] = {};
+    if (gethostname(host, sizeof host - 1) != 0) host[0] = 0;
+    return {{"cohsim_version", version}, {"cohsim_commit", commit}, {"build_type", build_type},
+            {"command_line", command_line_text()}, {"host", host}};
+}
+
 json make_result(const system_model& sys, const run_outcome& run, const std::string& config_source) {
     const auto& cfg = sys.config();
     json j;
     j["cohsim_version"] = version;
     j["cohsim_commit"] = commit;
+    const json prov = provenance();
+    for (const char* k : {"build_type", "command_line", "host"}) j[k] = prov[k];
     j["config_source"] = config_source;
     j["description"] = cfg.description;
     j["seed"] = cfg.run.seed;

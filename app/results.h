@@ -20,6 +20,11 @@ extern const char* const version;
 extern const char* const commit;      // the git commit built from ("…-dirty", or "unknown")
 extern const char* const build_type;  // CMAKE_BUILD_TYPE
 
+// Where a result came from: version, commit, build type, the command line
+// (set once by the command-line front end) and the host's name.
+void set_command_line(int argc, const char* const* argv);
+json provenance();
+
 // The config tree as JSON: numbers and booleans typed, quantities as text
 // with their unit ("1.8GHz"), so that the JSON reads like the YAML.
 json to_json(const cfg::node& n);

@@ -246,6 +246,7 @@ void check_same_sweep(const sweep_def& def, const fs::path& dir, const std::stri
     json old = json::parse(read_file((dir / "sweep.json").string()));
     old.erase("points");
     old.erase("summary");
+    old.erase("provenance");
     if (old == def.to_json()) return;
     // Another sweep: refused while it holds a finished point; one with none
     // (every point failed, or none ran) is cleared and reused.
@@ -392,6 +393,7 @@ int aggregate(const fs::path& dir, const sweep_def& def) {
         }
     }
     json manifest = def.to_json();
+    manifest["provenance"] = provenance();
     manifest["points"] = points;
     manifest["summary"] = {{"points", pts.size()}, {"done", pts.size() - failed - todo}, {"failed", failed}, {"not_run", todo}};
     write_file_atomic((dir / "results.csv").string(), csv.str());

@@ -123,7 +123,8 @@ if os.path.exists(p):
     def strip(o):
         if isinstance(o, dict):
             o.pop("host_seconds", None)
-            o.pop("cohsim_commit", None)
+            for k in ("cohsim_commit", "command_line", "host", "build_type"):
+                o.pop(k, None)
             if ignore_events:
                 o.pop("events", None)
                 o.pop("sim_events", None)

@@ -1031,8 +1031,23 @@ TEST_F(Cli, VersionNamesTheCommitAndTheBuild) {
     std::smatch m;
     ASSERT_TRUE(std::regex_match(v.out, m, std::regex(R"(cohsim \d+\.\d+\.\d+ \(commit ([0-9a-f]{12}(-dirty)?|unknown), (\w+) build\)\n)")))
         << v.out;
-    ASSERT_EQ(run({"run", "--duration", "1us", "-q", "--out", "v"}).status, 0);
-    EXPECT_EQ(read_json("v/result.json")["cohsim_commit"], m[1].str());
+    ASSERT_EQ(run({"run", "--duration", "1us", "-q", "--out", "v", "--set", "description=a b"}).status, 0);
+    const json r = read_json("v/result.json");
+    EXPECT_EQ(r["cohsim_commit"], m[1].str());
+    EXPECT_EQ(r["build_type"], m[3].str());
+    // The command line, quoted so that a shell runs it again; the host.
+    EXPECT_EQ(r["command_line"], std::string(COHSIM_BINARY) + " run --duration 1us -q --out v --set 'description=a b'");
+    char host[256] = {};
+    gethostname(host, sizeof host - 1);
+    EXPECT_EQ(r["host"], host);
+    // A sweep's manifest records the same, and a re-run from elsewhere still resumes it.
+    ASSERT_EQ(run({"sweep", "--vary", "run.seed=1,2", "--set", "run.duration=1us", "--out", "s"}).status, 0);
+    const json sw = read_json("s/sweep.json");
+    EXPECT_EQ(sw["provenance"]["cohsim_commit"], m[1].str());
+    EXPECT_NE(sw["provenance"]["command_line"].get<std::string>().find(" sweep --vary run.seed=1,2"), std::string::npos);
+    const auto again = run({"sweep", "--set", "run.duration=1us", "--vary", "run.seed=1,2", "--out", "s"});
+    EXPECT_EQ(again.status, 0) << again.err;
+    EXPECT_NE(again.err.find("2 already done"), std::string::npos) << again.err;
 }
 
 // `cohsim calibrate` recovers a known parameter (approximate Bayesian
