@@ -396,8 +396,9 @@ int cmd_calibrate(const std::vector<std::string>& args) {
                  "# of this calibration (same id) is one joint draw, which ensembles take their members from in turn.\n"
                  "calibrated_draws:\n  id: "
               << id << "\n  draws:\n";
-        for (std::size_t i : kept) {
-            block << "    - {";
+        for (std::size_t q = 0; q < kept.size(); ++q) {
+            const std::size_t i = kept[q];
+            block << "    " << q << ": {";
             for (std::size_t k = 0; k < here.size(); ++k)
                 block << (k ? ", " : "") << here[k].second << ": " << m.params[here[k].first].format(m.draws[i][here[k].first]);
             block << "}\n";

@@ -213,20 +213,33 @@ void read_draws(platform_config& c, const calibration_blocks& b,
         const std::string at = joined(prefix, "calibrated_draws");
         const cfg::node* idn = blk.k == cfg::node::kind::map ? blk.find("id") : nullptr;
         const cfg::node* list = blk.k == cfg::node::kind::map ? blk.find("draws") : nullptr;
-        if (!idn || !list || list->k != cfg::node::kind::seq || idn->k != cfg::node::kind::scalar)
-            throw cfg::config_error(blk.loc, at, "is not a block of draws", "id: CALIBRATION and draws: a list of {PATH: VALUE, ...}, as `cohsim calibrate` writes it");
+        if (!idn || !list || list->k != cfg::node::kind::map || idn->k != cfg::node::kind::scalar)
+            throw cfg::config_error(blk.loc, at, "is not a block of draws",
+                                    "id: CALIBRATION and draws: {0: {PATH: VALUE, ...}, 1: ...}, as `cohsim calibrate` writes it");
+        // Draws are keyed by number, so that the blocks of two files included at
+        // the same level merge draw by draw; every number 0..K-1 once.
+        std::vector<const cfg::node*> items(list->entries.size(), nullptr);
+        for (const auto& [key, d] : list->entries) {
+            std::size_t k = 0;
+            bool ok = !key.empty() && key.size() < 7 && std::all_of(key.begin(), key.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
+            if (ok) k = std::stoul(key), ok = k < items.size() && !items[k];
+            if (!ok)
+                throw cfg::config_error(d.key_loc.line ? d.key_loc : d.loc, joined(at, "draws." + key), "'" + key + "' is not a draw number",
+                                        "the numbers 0.." + std::to_string(items.size() - 1) + ", each once");
+            items[k] = &d;
+        }
         if (id.empty()) {
-            id = idn->text, id_file = idn->loc.file, count = list->items.size();
+            id = idn->text, id_file = idn->loc.file, count = items.size();
             c.calibrated_draws.assign(count, {});
         } else if (idn->text != id) {
             throw cfg::config_error(idn->loc, joined(at, "id"), "'" + idn->text + "' is another calibration than '" + id + "' of " + id_file,
                                     "the files of one `cohsim calibrate` run (calibrate again)");
-        } else if (list->items.size() != count) {
-            throw cfg::config_error(list->loc, joined(at, "draws"), std::to_string(list->items.size()) + " draws where " + id_file + " has " + std::to_string(count),
+        } else if (items.size() != count) {
+            throw cfg::config_error(list->loc, joined(at, "draws"), std::to_string(items.size()) + " draws where " + id_file + " has " + std::to_string(count),
                                     "the files of one `cohsim calibrate` run (calibrate again)");
         }
-        for (std::size_t i = 0; i < list->items.size(); ++i) {
-            const cfg::node& d = list->items[i];
+        for (std::size_t i = 0; i < items.size(); ++i) {
+            const cfg::node& d = *items[i];
             const std::string di = joined(at, "draws." + std::to_string(i));
             if (d.k != cfg::node::kind::map) throw cfg::config_error(d.loc, di, "is not a map", "{PATH: VALUE, ...}");
             for (const auto& [rel, v] : d.entries) {

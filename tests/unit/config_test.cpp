@@ -478,13 +478,15 @@ TEST_F(ConfigTest, ErrorBadCalibratedBlock) {
                "interconnect.request_latency: the range 22cycles..28cycles does not hold 40cycles");
     const std::string cal = base + "calibrated:\n  interconnect.request_latency: 24cycles ~ 22cycles..28cycles\n";
     const std::string draws = cal + "calibrated_draws:\n  id: t@1\n  draws:\n";
-    expect_has(error_of(write("e.yaml", draws + "    - {interconnect.request_latency: 30cycles}\n")),
+    expect_has(error_of(write("e.yaml", draws + "    0: {interconnect.request_latency: 30cycles}\n")),
                "calibrated_draws.draws.0.interconnect.request_latency: '30cycles' is outside the calibrated range 22cycles..28cycles");
-    expect_has(error_of(write("f.yaml", draws + "    - {interconnect.request_latency: 2x}\n")),
+    expect_has(error_of(write("f.yaml", draws + "    0: {interconnect.request_latency: 2x}\n")),
                "calibrated_draws.draws.0.interconnect.request_latency: 'x' is not a unit of cycle count");
-    expect_has(error_of(write("g.yaml", draws + "    - {interconnect.snoop_latncy: 24cycles}\n")),
+    expect_has(error_of(write("g.yaml", draws + "    0: {interconnect.snoop_latncy: 24cycles}\n")),
                "'interconnect.snoop_latncy' is not a calibrated value of this config");
     expect_has(error_of(write("h.yaml", cal + "calibrated_draws: [1, 2]\n")), "calibrated_draws: is not a block of draws");
+    expect_has(error_of(write("i.yaml", draws + "    1: {interconnect.request_latency: 24cycles}\n")),
+               "calibrated_draws.draws.1: '1' is not a draw number (expected the numbers 0..0, each once)");
 }
 
 TEST_F(ConfigTest, CalibratedDrawsAreReadAsBaseUnitsByParameter) {
@@ -495,8 +497,8 @@ TEST_F(ConfigTest, CalibratedDrawsAreReadAsBaseUnitsByParameter) {
                                                     "  interconnect.request_latency: 24cycles ~ 22cycles..28cycles\n"
                                                     "  memory.latency: 100ns ~ 90ns..110ns\n"
                                                     "calibrated_draws:\n  id: plat@1\n  draws:\n"
-                                                    "    - {interconnect.request_latency: 22cycles, memory.latency: 110ns}\n"
-                                                    "    - {interconnect.request_latency: 28cycles, memory.latency: 90ns}\n");
+                                                    "    0: {interconnect.request_latency: 22cycles, memory.latency: 110ns}\n"
+                                                    "    1: {interconnect.request_latency: 28cycles, memory.latency: 90ns}\n");
     const auto c = load(plat);
     ASSERT_EQ(c.uncertain.size(), 2u);
     ASSERT_EQ(c.calibrated_draws.size(), 2u);
@@ -522,10 +524,10 @@ TEST_F(ConfigTest, CalibratedBlocksOfAnIncludedFileAreRelativeAndPairDrawByDraw)
                            "  request_latency: 26cycles ~ 20cycles..34cycles\n"
                            "calibrated:\n  interconnect.request_latency: 24cycles ~ 22cycles..28cycles\n"
                            "calibrated_draws:\n  id: p@1\n  draws:\n"
-                           "    - {interconnect.request_latency: 22cycles}\n    - {interconnect.request_latency: 28cycles}\n");
+                           "    0: {interconnect.request_latency: 22cycles}\n    1: {interconnect.request_latency: 28cycles}\n");
     write("harness.yaml", "params: {INSIDE: 200 ~ 150..250}\n"
                           "calibrated:\n  params.INSIDE: 180 ~ 160..220\n"
-                          "calibrated_draws:\n  id: p@1\n  draws:\n    - {params.INSIDE: 160}\n    - {params.INSIDE: 220}\n");
+                          "calibrated_draws:\n  id: p@1\n  draws:\n    0: {params.INSIDE: 160}\n    1: {params.INSIDE: 220}\n");
     const auto c = load(write("case.yaml", "include: plat.yaml\nworkload: {include: harness.yaml}\n"));
     EXPECT_EQ(c.workload.params.at("INSIDE"), 180);
     ASSERT_EQ(c.uncertain.size(), 2u);
@@ -539,12 +541,24 @@ TEST_F(ConfigTest, CalibratedBlocksOfAnIncludedFileAreRelativeAndPairDrawByDraw)
     // Blocks of two calibrate runs, or of different lengths, do not pair.
     write("other.yaml", "params: {INSIDE: 200 ~ 150..250}\n"
                         "calibrated:\n  params.INSIDE: 180 ~ 160..220\n"
-                        "calibrated_draws:\n  id: q@2\n  draws:\n    - {params.INSIDE: 160}\n    - {params.INSIDE: 220}\n");
+                        "calibrated_draws:\n  id: q@2\n  draws:\n    0: {params.INSIDE: 160}\n    1: {params.INSIDE: 220}\n");
     expect_has(error_of(write("mixed.yaml", "include: plat.yaml\nworkload: {include: other.yaml}\n")),
                "workload.calibrated_draws.id: 'q@2' is another calibration than 'p@1'");
     write("short.yaml", "params: {INSIDE: 200 ~ 150..250}\n"
                         "calibrated:\n  params.INSIDE: 180 ~ 160..220\n"
-                        "calibrated_draws:\n  id: p@1\n  draws:\n    - {params.INSIDE: 160}\n");
+                        "calibrated_draws:\n  id: p@1\n  draws:\n    0: {params.INSIDE: 160}\n");
     expect_has(error_of(write("short_case.yaml", "include: plat.yaml\nworkload: {include: short.yaml}\n")),
                "1 draws where");
+    // Two files included at the same level (the platform and an activity
+    // profile) merge their blocks draw by draw.
+    write("act.yaml", "activity:\n  random_interrupts: {interval: 250ms, handler: 2us ~ 1us..4us}\n"
+                      "calibrated:\n  activity.random_interrupts.handler: 2us ~ 1us..3us\n"
+                      "calibrated_draws:\n  id: p@1\n  draws:\n    0: {activity.random_interrupts.handler: 1us}\n"
+                      "    1: {activity.random_interrupts.handler: 3us}\n");
+    const auto both = load(write("both.yaml", "include: [plat.yaml, act.yaml]\n"));
+    ASSERT_EQ(both.uncertain.size(), 2u);
+    ASSERT_EQ(both.calibrated_draws.size(), 2u);
+    EXPECT_EQ(both.calibrated_draws[0].at(0), 22u);  // the platform's, not replaced by the profile's
+    EXPECT_EQ(both.calibrated_draws[1].at(0), 28u);
+    EXPECT_EQ(both.calibrated_draws[1].at(1), 3'000'000'000u);  // 3us in fs
 }
