@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "app/ensemble.h"
@@ -261,7 +262,12 @@ json prediction_report(const std::string& dir_text) {
     if (fs::exists(dir / "margin.json")) out["margin"] = json::parse(read_file((dir / "margin.json").string()));
     // |rho| below about 2/sqrt(N) is what N members of a parameter with no
     // effect give by chance (rho's sd is 1/sqrt(N-1) under no association).
-    out["chance_level"] = done.empty() ? 1.0 : 2 / std::sqrt(static_cast<double>(done.size()));
+    // Members that share their draws (a platform's calibrated draws, taken in
+    // turn) count once: N is the number of distinct draws.
+    std::set<std::string> distinct;
+    for (std::size_t i : done) distinct.insert(draws.at(i).dump());
+    out["distinct_draws"] = distinct.size();
+    out["chance_level"] = distinct.empty() ? 1.0 : 2 / std::sqrt(static_cast<double>(distinct.size()));
     return out;
 }
 
@@ -304,7 +310,8 @@ std::string prediction_text(const json& r) {
         os << s.str();
         char lvl[32];
         std::snprintf(lvl, sizeof lvl, "%.2f", r["chance_level"].get<double>());
-        os << "(|rho| below " << lvl << ", 2/sqrt(members), is within what chance alone gives)\n";
+        os << "(|rho| below " << lvl << ", 2/sqrt(" << r["distinct_draws"].get<std::size_t>()
+           << " distinct draws), is within what chance alone gives)\n";
     }
     if (r.contains("margin")) {
         const json& m = r["margin"];

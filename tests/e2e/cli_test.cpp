@@ -190,15 +190,13 @@ TEST_F(Cli, SameConfigAndSeedGiveIdenticalResults) {
     ASSERT_EQ(run({"run", f, "--json", "1.json", "-q"}).status, 0);
     ASSERT_EQ(run({"run", f, "--json", "2.json", "-q"}).status, 0);
     json a = read_json("1.json"), b = read_json("2.json");
-    a.erase("host_seconds");
-    b.erase("host_seconds");
+    for (json* j : {&a, &b}) j->erase("host_seconds"), j->erase("command_line");
     EXPECT_EQ(a.dump(), b.dump());
     // The default scenario, with its lock loop and scheduler-free cores racing.
     ASSERT_EQ(run({"run", "--duration", "2ms", "--json", "3.json", "-q"}).status, 0);
     ASSERT_EQ(run({"run", "--duration", "2ms", "--json", "4.json", "-q"}).status, 0);
     json c = read_json("3.json"), d = read_json("4.json");
-    c.erase("host_seconds");
-    d.erase("host_seconds");
+    for (json* j : {&c, &d}) j->erase("host_seconds"), j->erase("command_line");
     EXPECT_EQ(c.dump(), d.dump());
     EXPECT_GT(c["cores"][7]["lock"]["acquisitions"].get<std::uint64_t>(), 100u);
 }
@@ -372,6 +370,7 @@ TEST_F(Cli, RareInterruptsLetTheStarvedCoreInAndStayDeterministic) {
         EXPECT_EQ(r.status, 0) << r.err;
         json j = read_json(out);
         j.erase("host_seconds");
+        j.erase("command_line");
         return j;
     };
     auto core_of = [](const json& j, const std::string& id) {
@@ -932,7 +931,7 @@ TEST_F(Cli, NoiseIsSeededKeyedToEventsAndSwitchable) {
         const auto r = run(args);
         EXPECT_EQ(r.status, 0) << r.err;
         json j = read_json("n/result.json");
-        for (const char* k : {"host_seconds", "sim_events", "config", "seed"}) j.erase(k);
+        for (const char* k : {"host_seconds", "sim_events", "config", "seed", "command_line"}) j.erase(k);
         return j;
     };
     const std::vector<std::string> quiet = {"--set", "run.noise=false"};
@@ -1121,6 +1120,11 @@ TEST_F(Cli, CalibrateNarrowsAKnownParameterAroundTheTruthAndWritesItBack) {
     std::set<std::uint64_t> kept_hz;
     for (const auto& k : kept_freqs) kept_hz.insert(static_cast<std::uint64_t>(std::llround(std::stod(k) * (k.find("GHz") != std::string::npos ? 1e9 : 1e6))));
     for (const auto& row : ens["draws"]) EXPECT_EQ(kept_hz.count(row[0].get<std::uint64_t>()), 1u) << row[0];
+    // Members sharing a draw count once for the sensitivity's chance level.
+    const json pred = read_json("pred/prediction.json");
+    const std::size_t distinct = std::min<std::size_t>(4, kept_hz.size());
+    EXPECT_EQ(pred["distinct_draws"].get<std::size_t>(), distinct);
+    EXPECT_NEAR(pred["chance_level"].get<double>(), 2 / std::sqrt(static_cast<double>(distinct)), 1e-12);
     // Calibrating again replaces the block: one `calibrated:` key.
     r = run({"calibrate", "plat.yaml", "--file", "cases.yaml", "-n", "16", "--duration", "1ms", "-j", "2", "--out", "cal"});
     ASSERT_EQ(r.status, 0) << r.err;
