@@ -247,7 +247,8 @@ int cmd_run(const std::vector<std::string>& args) {
          "simulated time to run, overriding run.duration.\n  --duration 20s   (units: fs ps ns us ms s)")  //
         ("seed", po::value(&seed)->value_name("N"), "random seed, overriding run.seed.\n  --seed 42")  //
         ("json", po::value(&json_file)->value_name("FILE"),
-         "also write the result JSON to FILE (atomically).\n  --json results/run1.json")  //
+         "also write the result JSON to FILE (atomically); - writes it to standard output instead of the table.\n"
+         "  --json results/run1.json")  //
         ("out", po::value(&out_dir)->default_value("cohsim-out")->value_name("DIR"),
          "directory for result.json, cores.csv and config.yaml (the effective config); created if needed.\n"
          "  --out runs/freq-1248")  //
@@ -293,7 +294,10 @@ int cmd_run(const std::vector<std::string>& args) {
 
     std::filesystem::create_directories(out_dir);
     // Where the results go must be writable before the run, not after it.
-    if (!json_file.empty()) {
+    const bool json_stdout = json_file == "-";
+    if (json_stdout && !explain_line.empty())
+        throw usage_error("--json - and --explain both write to standard output; give --json a file");
+    if (!json_file.empty() && !json_stdout) {
         try {
             atomic_file probe(json_file);  // removed unwritten when it goes
         } catch (const std::runtime_error& e) {
@@ -354,7 +358,9 @@ int cmd_run(const std::vector<std::string>& args) {
     write_file_atomic((std::filesystem::path(out_dir) / "cores.csv").string(), format_csv(sys, run));
     write_file_atomic(out_json, result);
     spdlog::debug("wrote {} and config.yaml", out_json);
-    if (!json_file.empty()) {
+    if (json_stdout) {
+        std::cout << result << std::flush;
+    } else if (!json_file.empty()) {
         write_file_atomic(json_file, result);
         spdlog::debug("wrote {}", json_file);
     }
@@ -365,7 +371,7 @@ int cmd_run(const std::vector<std::string>& args) {
         if (!warning.empty()) spdlog::warn("{}", warning);
         spdlog::debug("wrote the trace {} ({} events)", trace_file, trace->events());
     }
-    if (!quiet) std::cout << format_table(sys, run);
+    if (!quiet && !json_stdout) std::cout << format_table(sys, run);
     if (explain) {
         const std::string story = explain->text();
         if (story.empty()) {

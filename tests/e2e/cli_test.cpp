@@ -1156,3 +1156,14 @@ TEST_F(Cli, ValidateBandsJudgesEachCheckOnAnEnsemble) {
     expect_bad({"validate", "--bands", "--quick"}, "--quick and --bands do not go together");
     expect_bad({"validate", "-n", "8"}, "-n needs --bands");
 }
+
+// `--json -`: the result JSON on standard output, instead of the table (for a pipe).
+TEST_F(Cli, JsonDashWritesTheResultToStandardOutput) {
+    const auto r = run({"run", "--duration", "1ms", "--json", "-", "--out", "j"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const json j = json::parse(r.out);  // the whole of stdout is the JSON
+    EXPECT_DOUBLE_EQ(j["simulated_ns"].get<double>(), 1e6);
+    EXPECT_FALSE(fs::exists(m_dir / "-"));
+    EXPECT_TRUE(fs::exists(m_dir / "j" / "result.json"));  // the output directory as always
+    expect_bad({"run", "--json", "-", "--explain", "lock"}, "--json - and --explain both write to standard output");
+}
