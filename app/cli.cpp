@@ -131,16 +131,26 @@ Ctrl-C stops the run at once and still writes the results so far
 ("completed": false in the JSON); exit status 130.
 )";
 
+}  // namespace
+
+std::string progress_text(duration done, duration total, double host) {
+    const double frac = total.fs ? static_cast<double>(done.fs) / static_cast<double>(total.fs) : 1.0;
+    const double eta = frac > 0 ? host * (1 - frac) / frac : 0;
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "[%3.0f%%] %s of %s simulated, %.1f s host, ETA %.1f s", 100 * frac,
+                  time_text(done.ns()).c_str(), time_text(total.ns()).c_str(), host, eta);
+    return buf;
+}
+
+namespace {
+
 class progress_line {
 public:
     progress_line(duration total, bool enabled) : m_total(total), m_enabled(enabled) {}
     void update(duration done, double host) {
         if (!m_enabled || host - m_last < 0.2) return;
         m_last = host;
-        const double frac = m_total.fs ? static_cast<double>(done.fs) / m_total.fs : 1.0;
-        const double eta = frac > 0 ? host * (1 - frac) / frac : 0;
-        std::fprintf(stderr, "\r\033[K[%3.0f%%] %s of %s simulated, %.1f s host, ETA %.1f s", 100 * frac,
-                     to_string(done).c_str(), to_string(m_total).c_str(), host, eta);
+        std::fprintf(stderr, "\r\033[K%s", progress_text(done, m_total, host).c_str());
         std::fflush(stderr);
         m_drawn = true;
     }

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "app/cli.h"
 #include "sim/units.h"
 
 using namespace cohsim;
@@ -87,4 +88,11 @@ TEST(Units, CanonicalTextRoundTrips) {
         EXPECT_EQ(parse_duration(to_string(duration{fs})).fs, fs);
     for (std::uint64_t b : {1ULL, 1024ULL, 1536ULL, 3ULL << 30})
         EXPECT_EQ(parse_byte_size(to_string(byte_size{b})).bytes, b);
+}
+
+// The progress line rounds its times (it once printed 11.634807513101ms).
+TEST(ProgressLine, RoundsItsTimesToThreeDigits) {
+    EXPECT_EQ(progress_text(parse_duration("11.634807513101ms"), parse_duration("20ms"), 3.21),
+              "[ 58%] 11.6 ms of 20 ms simulated, 3.2 s host, ETA 2.3 s");
+    EXPECT_EQ(progress_text(duration{0}, parse_duration("1s"), 0.5), "[  0%] 0 ns of 1 s simulated, 0.5 s host, ETA 0.0 s");
 }
