@@ -377,7 +377,7 @@ std::string format_table(const system_model& sys, const run_outcome& run) {
     }
     if (any) os << "\nfunction profile (time from `region NAME` to `endregion`)\n" << prof.str();
     const stat_reader ts(&sys.timer().stats());
-    os << "\nevent stream every " << to_string(sys.timer().event_time(1)) << ", " << ts.get("event_stream_ticks")
+    os << "\nevent stream every " << time_text(sys.timer().event_time(1).ns()) << ", " << ts.get("event_stream_ticks")
        << " ticks\n";
     return os.str();
 }

@@ -1,5 +1,7 @@
 #include "workloads/contention.h"
 
+#include <cmath>
+
 #include "sim/units.h"
 
 #include <algorithm>
@@ -61,7 +63,9 @@ contention judge(const std::vector<contender>& cores, double run_ns) {
         if (r.longest_wait_turns > 0) {
             char turns[32];
             std::snprintf(turns, sizeof turns, "%.3g", r.longest_wait_turns);
-            r.reason += std::string(" (") + turns + " turns)";
+            // Many turns in words, not exponents: 3720, 87.6k, 1.9M.
+            const std::string t = r.longest_wait_turns >= 100 ? count_text(static_cast<std::uint64_t>(std::llround(r.longest_wait_turns))) : turns;
+            r.reason += " (" + t + " turns)";
         }
         if (r.v == verdict::too_few) {
             char avg[32];

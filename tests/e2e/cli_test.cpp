@@ -105,6 +105,9 @@ TEST_F(Cli, DefaultRunPrintsTableAndWritesDocumentedJson) {
     for (const char* id : {"little.2", "big.3"})  // the two cores of the default workload
         EXPECT_NE(r.out.find(id), std::string::npos) << id << "\n" << r.out;
     EXPECT_NE(r.out.find("simulated 100ms"), std::string::npos) << r.out;
+    // Times in words, rounded: 2^9 ticks of 1.92 MHz = 266.67 us.
+    EXPECT_NE(r.out.find("event stream every 267 us, "), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("e+0"), std::string::npos) << r.out;  // no exponents in the reasons
 
     const json j = read_json("cohsim-out/result.json");
     for (const char* key : {"cohsim_version", "seed", "config", "simulated_ns", "host_seconds", "sim_events", "cores"})

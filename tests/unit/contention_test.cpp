@@ -15,11 +15,11 @@ TEST(Contention, PublishedStarvationIsStarved) {
     EXPECT_NEAR(r.cores[0].share, 182.0 / (182 + 38'371'616), 1e-12);
     // Jain: (a+b)^2 / (2 (a^2 + b^2)) = 0.5000047...
     EXPECT_NEAR(r.jain, 0.5000047, 1e-6);
-    // A turn: 20 s * 2 cores / 38371798 acquisitions = 1042.3 ns; 1.95 s is 1.87e6 of them.
+    // A turn: 20 s * 2 cores / 38371798 acquisitions = 1042.3 ns; 1.95 s is 1.87e6 of them (1.9M in words).
     EXPECT_NEAR(r.turn_ns, 20e9 * 2 / 38'371'798.0, 1e-6);
     EXPECT_EQ(r.cores[0].reason,
               "little.2 STARVED: 182 acquisitions vs 38.4M for big.3 (share 4.7e-06); longest wait 1.95 s "
-              "(1.87e+06 turns)");
+              "(1.9M turns)");
 }
 
 TEST(Contention, PublishedBackoffIsDisadvantaged) {
