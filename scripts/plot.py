@@ -70,9 +70,22 @@ def contenders(result):
     return [c for c in result.get("cores", []) if "lock" in c and "share" in c["lock"]]
 
 
+def clock(mhz):
+    return f"{mhz / 1000:g} GHz" if mhz >= 1000 else f"{mhz:g} MHz"
+
+
 def title(result):
+    # The run's own clocks (a --set of a frequency shows here, whatever the description says).
     t = result.get("description") or result.get("config_source", "")
-    return f"{t}\n{result.get('simulated_ns', 0) / 1e9:g} s simulated, seed {result.get('seed')}"
+    clocks = {}
+    for c in contenders(result):
+        clocks.setdefault(c.get("cluster", c["id"]), c.get("freq_mhz"))
+    ran = ", ".join(f"{k} {clock(v)}" for k, v in clocks.items() if v)
+    return f"{t}\n{ran + '; ' if ran else ''}{result.get('simulated_ns', 0) / 1e9:g} s simulated, seed {result.get('seed')}"
+
+
+def core_label(c):
+    return f"{c['id']} @ {clock(c['freq_mhz'])}" if c.get("freq_mhz") else c["id"]
 
 
 def plot_waits(result, out_dir):
@@ -84,7 +97,7 @@ def plot_waits(result, out_dir):
         zero = sum(b[2] for b in hist if b[1] == 0)
         if not buckets:
             continue
-        label = f"{c['id']} ({c['lock']['acquisitions']} acquisitions" + (f", {zero} without waiting" if zero else "") + ")"
+        label = f"{core_label(c)} ({c['lock']['acquisitions']} acquisitions" + (f", {zero} without waiting" if zero else "") + ")"
         ax.bar([b[0] for b in buckets], [b[2] for b in buckets], width=[b[1] - b[0] for b in buckets], align="edge",
                alpha=0.6, label=label)
         drawn += 1
@@ -105,7 +118,7 @@ def plot_waits(result, out_dir):
 def plot_share(result, out_dir):
     cores = contenders(result)
     fig, ax = plt.subplots(figsize=(max(7, 1.2 * len(cores) + 2), 4.5))
-    ids = [c["id"] for c in cores]
+    ids = [core_label(c).replace(" @ ", "\n") for c in cores]
     shares = [c["lock"]["share"] for c in cores]
     colours = [VERDICT_COLOURS.get(c["lock"].get("verdict"), "#777777") for c in cores]
     bars = ax.bar(ids, shares, color=colours)

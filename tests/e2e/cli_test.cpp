@@ -439,6 +439,14 @@ TEST_F(Cli, PlotDrawsPngAndSvg) {
     const std::string first = slurp(m_dir / "r" / "share.svg");
     ASSERT_EQ(run({"plot", "r", "--out", "again"}).status, 0);
     EXPECT_EQ(slurp(m_dir / "again" / "share.svg"), first);
+    // The titles and bars name the clocks the run used, not the description's.
+    ASSERT_EQ(run({"run", "--duration", "2ms", "-q", "--out", "f", "--set", "clusters.little.freq=1248MHz"}).status, 0);
+    ASSERT_EQ(run({"plot", "f"}).status, 0);
+    for (const char* f : {"wait_histogram", "share"}) {
+        const std::string svg = slurp(m_dir / "f" / (std::string(f) + ".svg"));
+        EXPECT_NE(svg.find("little 1.248 GHz, big 1.8 GHz"), std::string::npos) << f;
+    }
+    EXPECT_NE(slurp(m_dir / "f" / "share.svg").find("1.248 GHz"), std::string::npos);
     const auto bad = run({"plot", "nowhere"});
     EXPECT_EQ(bad.status, 2);
     EXPECT_NE(bad.err.find("nowhere/result.json: no such file"), std::string::npos) << bad.err;
