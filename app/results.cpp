@@ -387,21 +387,28 @@ std::string format_csv(const system_model& sys, const run_outcome& run) {
     const auto parts = per_core_groups(sys);
     std::ostringstream os;
     os << "core,cluster,type,freq_mhz,acquisitions,share,verdict,wait_ns_p50,wait_ns_p99,wait_ns_max,wait_ns_mean,"
-          "hold_ns_mean,stxr_fail,l1_misses,wfe_sleeps,asleep_fraction\n";
+          "hold_ns_mean,stxr_fail,l1_misses,wfe_sleeps,asleep_fraction,simulated_ns,seed\n";
+    // An undefined figure (a percentile of no waits, the share of a core
+    // that takes no lock) is an empty field: NaN to pandas, not a 0.
+    auto g = [](double v, bool defined) {
+        if (!defined) return std::string();
+        char b[32];
+        std::snprintf(b, sizeof b, "%.6g", v);
+        return std::string(b);
+    };
+    char sim_ns[32];
+    std::snprintf(sim_ns, sizeof sim_ns, "%.15g", run.simulated.ns());
     for (const auto& c : sys.cores()) {
         const stat_reader ls(part_of(parts, c->id(), "lock")), l1s(part_of(parts, c->id(), "l1")), cs(&c->stats());
         const summary w = ls.dist("wait_ns"), h = ls.dist("hold_ns");
         const contender_result* v = verdict_of(judged, c->id());
-        char buf[512];
-        std::snprintf(buf, sizeof buf, "%s,%s,%s,%.6g,%llu,%.6g,%s,%.6g,%.6g,%.6g,%.6g,%.6g,%llu,%llu,%llu,%.6g\n",
-                      c->id().c_str(), c->cluster().c_str(), cfg::value_traits<core_type>::format(c->type()).c_str(),
-                      c->clock().freq().hz / 1e6, static_cast<unsigned long long>(ls.get("acquisitions")),
-                      v ? v->share : 0.0, v ? name(v->v) : "", w.p50, w.p99, v ? v->longest_wait_ns : 0.0, w.mean,
-                      h.mean, static_cast<unsigned long long>(l1s.get("stxr_fail")),
-                      static_cast<unsigned long long>(l1s.get("misses")),
-                      static_cast<unsigned long long>(cs.get("wfe_sleeps")),
-                      run.simulated.fs ? static_cast<double>(c->time_asleep().fs) / static_cast<double>(run.simulated.fs) : 0.0);
-        os << buf;
+        os << c->id() << "," << c->cluster() << "," << cfg::value_traits<core_type>::format(c->type()) << ","
+           << g(c->clock().freq().hz / 1e6, true) << "," << ls.get("acquisitions") << "," << g(v ? v->share : 0, v) << ","
+           << (v ? name(v->v) : "") << "," << g(w.p50, w.count > 0) << "," << g(w.p99, w.count > 0) << ","
+           << g(v ? v->longest_wait_ns : 0, v) << "," << g(w.mean, w.count > 0) << "," << g(h.mean, h.count > 0) << ","
+           << l1s.get("stxr_fail") << "," << l1s.get("misses") << "," << cs.get("wfe_sleeps") << ","
+           << g(run.simulated.fs ? static_cast<double>(c->time_asleep().fs) / static_cast<double>(run.simulated.fs) : 0.0, true)
+           << "," << sim_ns << "," << sys.config().run.seed << "\n";
     }
     return os.str();
 }

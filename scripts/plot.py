@@ -155,6 +155,11 @@ def ordered(values):
     return vals
 
 
+def num(text):
+    """A results.csv field as a number: empty (undefined, e.g. a percentile of no waits) is NaN."""
+    return float(text) if text not in ("", None) else float("nan")
+
+
 def load_sweep(sweep_dir):
     import csv
     path = os.path.join(sweep_dir, "results.csv")
@@ -188,7 +193,7 @@ def plot_sweep(a):
             fail("no core takes a lock in this sweep; name one with --core")
         shares = {}
         for r in contenders:
-            shares.setdefault(r["core"], []).append(float(r["share"]))
+            shares.setdefault(r["core"], []).append(num(r["share"]))
         core = min(shares, key=lambda c: sum(shares[c]) / len(shares[c]))
     mine = [r for r in rows if r["core"] == core]
     others = [p for p in axes if p not in (a.x, a.y)]
@@ -202,14 +207,14 @@ def plot_sweep(a):
         keys = sorted(groups)
         fig, axs = plt.subplots(1, len(keys), figsize=(2 + (0.6 * len(xs) + 1.2) * len(keys), 2.2 + 0.45 * len(ys)),
                                 squeeze=False, constrained_layout=True)
-        allv = [float(r[a.metric]) for r in mine]
+        allv = [num(r[a.metric]) for r in mine]
         vmin, vmax = min(allv), max(allv)
         for ax, key in zip(axs[0], keys):
             grid = [[float("nan")] * len(xs) for _ in ys]
             starved = [[False] * len(xs) for _ in ys]
             for r in groups[key]:
                 i, j = ys.index(r[a.y]), xs.index(r[a.x])
-                grid[i][j] = float(r[a.metric])
+                grid[i][j] = num(r[a.metric])
                 starved[i][j] = r["verdict"] == "STARVED"
             im = ax.imshow(grid, origin="lower", aspect="auto", cmap="viridis", vmin=vmin, vmax=vmax)
             # Outline the starved region: edges between a starved cell and a cell that is not.
@@ -233,9 +238,9 @@ def plot_sweep(a):
         fig, ax = plt.subplots(figsize=(8, 4.5))
         for key in sorted(groups):
             pts = sorted(groups[key], key=lambda r: xs.index(r[a.x]))
-            ax.plot([xs.index(r[a.x]) for r in pts], [float(r[a.metric]) for r in pts], marker="o", label=label(key))
+            ax.plot([xs.index(r[a.x]) for r in pts], [num(r[a.metric]) for r in pts], marker="o", label=label(key))
             bad = [r for r in pts if r["verdict"] == "STARVED"]
-            ax.scatter([xs.index(r[a.x]) for r in bad], [float(r[a.metric]) for r in bad], color="red", zorder=3,
+            ax.scatter([xs.index(r[a.x]) for r in bad], [num(r[a.metric]) for r in bad], color="red", zorder=3,
                        s=60, marker="x")
         ax.set_xticks(range(len(xs)), xs, rotation=45, ha="right", fontsize=8)
         ax.set_xlabel(a.x)

@@ -148,6 +148,11 @@ TEST_F(Cli, DefaultRunPrintsTableAndWritesDocumentedJson) {
     const std::string csv = slurp(m_dir / "cohsim-out" / "cores.csv");
     EXPECT_EQ(csv.rfind("core,cluster,type,freq_mhz,acquisitions,share,verdict,", 0), 0u) << csv;
     EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 9);
+    EXPECT_NE(csv.find(",asleep_fraction,simulated_ns,seed\n"), std::string::npos) << csv;
+    // Undefined figures are empty fields (NaN to pandas), not zeros: an idle
+    // core has no share, verdict or waits; every row carries the run's length and seed.
+    EXPECT_NE(csv.find("\nlittle.0,little,cortex-a53,832,0,,,,,,,,0,0,"), std::string::npos) << csv;
+    EXPECT_NE(csv.find(",100000000,1\n"), std::string::npos) << csv;
     EXPECT_NE(csv.find("\nlittle.2,little,cortex-a53,832," +
                        std::to_string(j["cores"][2]["lock"]["acquisitions"].get<std::uint64_t>()) + ","),
               std::string::npos)
