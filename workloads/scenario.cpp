@@ -29,10 +29,16 @@ void thread_params::describe(cfg::struct_schema<thread_params>& s) {
 }
 
 void workload_params::describe(cfg::struct_schema<workload_params>& s) {
-    s.param("program", &workload_params::program,
-            "the program every thread runs: a file (relative to the config file) or one of the built-in library "
-            "(workloads/locks/: ticket_llsc.s, ticket_lse.s)")
-        .def("locks/ticket_llsc.s");
+    // The built-in library's programs, as its files are compiled in (the text outlives the schema).
+    static const std::string help = [] {
+        std::string locks;
+        for (const auto& [name, text] : asmx::library())
+            if (name.rfind("locks/", 0) == 0 && name.size() > 2 && name.compare(name.size() - 2, 2, ".s") == 0)
+                locks += (locks.empty() ? "" : ", ") + name.substr(6);
+        return "the program every thread runs: a file (relative to the config file) or one of the built-in library "
+               "(workloads/locks/: " + locks + ")";
+    }();
+    s.param("program", &workload_params::program, help.c_str()).def("locks/ticket_llsc.s");
     s.int_map("params", &workload_params::params, ".equ overrides for every thread, e.g. {THRESHOLD: 10000}");
     s.param("trace", &workload_params::trace,
             "replay this trace file (format in README) on the cores it names, instead of threads")
