@@ -89,9 +89,7 @@ case_members run_case_members(const std::vector<calibration_case>& cases, const 
     // Run k is replicate k % R of draw k / R, with its own seed.
     const std::size_t R = std::max<std::size_t>(1, replicates), runs_n = n * R;
     const auto u = latin_hypercube(n, m.params.size(), seed);
-    m.draws.assign(runs_n, std::vector<std::uint64_t>(m.params.size(), 0));
-    for (std::size_t k = 0; k < runs_n; ++k)
-        for (std::size_t j = 0; j < m.params.size(); ++j) m.draws[k][j] = draw(m.params[j], u[k / R][j]);
+    m.draws.assign(runs_n, std::vector<std::uint64_t>(m.params.size(), 0));  // filled per config below
 
     const auto t0 = std::chrono::steady_clock::now();
     std::vector<fs::path> dirs;
