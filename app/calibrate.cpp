@@ -10,6 +10,7 @@
 #include <map>
 #include <sstream>
 
+#include "app/data.h"
 #include "app/ensemble.h"
 #include "app/options.h"
 #include "app/platform.h"
@@ -204,8 +205,8 @@ int cmd_calibrate(const std::vector<std::string>& args) {
          "the longest a run lasts (a case shorter than TIME keeps its own run.duration)")  //
         ("out", po::value(&out_dir)->default_value("cohsim-calibrate")->value_name("DIR"),
          "where the runs and calibration.json go")  //
-        ("file", po::value(&cases_file)->default_value(COHSIM_SOURCE_DIR "/configs/calibration/cases.yaml")->value_name("FILE"),
-         "the cases file; configs are found beside it")  //
+        ("file", po::value(&cases_file)->value_name("FILE"),
+         "the cases file; configs are found beside it (default: the shipped configs/calibration/cases.yaml)")  //
         ("replicates", po::value(&reps_text)->value_name("R"),
          "runs per draw, each its own seed (default 3; 1 to 100): a draw is kept when every run passes, as every "
          "published run of a case gave the same picture")  //
@@ -215,6 +216,7 @@ int cmd_calibrate(const std::vector<std::string>& args) {
         ("dry-run", "report the narrowed ranges without writing them into PLATFORM")  //
         ("help,h", "show this help");
     const parsed_args p = parse_args(args, d);
+    if (cases_file.empty() && !p.vm.count("help")) cases_file = data_file("configs/calibration/cases.yaml");
     if (p.vm.count("help")) {
         std::cout << calibrate_help << d << calibrate_examples;
         return 0;

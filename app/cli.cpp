@@ -16,6 +16,8 @@
 #include <csignal>
 #include <cstdlib>
 #include <cstdio>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <sstream>
@@ -31,6 +33,7 @@
 #include "app/sweep.h"
 #include "app/predict.h"
 #include "app/calibrate.h"
+#include "app/data.h"
 #include "app/explain.h"
 #include "app/trace.h"
 #include "app/validate.h"
@@ -66,6 +69,7 @@ commands:
                    each core's median and 5-95% band, verdicts with their
                    probability, what the outcome depends on most
   plot RUN_DIR     draw a run's wait histograms and shares (PNG and SVG)
+  report DIR       one self-contained HTML page of a run or sweep, to share
   protocol         print the coherence protocol's tables as the simulator runs
                    them (Markdown), optionally with a run's transition counts
   validate         run the calibration cases (configs/calibration/) and print
@@ -89,8 +93,9 @@ Every command takes --help. Exit status: 0 ok, 1 simulation failed,
 2 bad input, 130 interrupted (partial results written).
 )";
 
-void add_common(po::options_description& d, std::vector<std::string>& sets) {
+void add_common(po::options_description& d, std::vector<std::string>& sets, std::vector<std::string>& include_paths) {
     d.add_options()  //
+        ("include-path", po::value(&include_paths)->composing()->value_name("DIR"), include_path_help)  //
         ("set", po::value(&sets)->composing()->value_name("PATH=VALUE"),
          "override one config value, same syntax as in the file; repeatable, applied in order.\n"
          "  --set clusters.little.freq=1248MHz --set run.seed=7")  //
@@ -101,7 +106,7 @@ std::string config_arg(const parsed_args& p, const char* cmd) {
     if (p.positional.size() > 1)
         throw usage_error(std::string("'") + cmd + "' takes at most one CONFIG file, got " +
                           std::to_string(p.positional.size()) + " ('" + p.positional[1] + "' is extra)");
-    return p.positional.empty() ? "" : p.positional.front();
+    return p.positional.empty() ? "" : find_config(p.positional.front());
 }
 
 std::vector<std::pair<std::string, std::string>> numbered(const std::vector<std::string>& sets) {
@@ -247,11 +252,11 @@ std::unique_ptr<trace_recorder> make_trace(const system_model& sys, const platfo
 }
 
 int cmd_run(const std::vector<std::string>& args) {
-    std::vector<std::string> sets;
+    std::vector<std::string> sets, include_paths;
     std::string dur, seed, json_file, out_dir, trace_file, trace_window, trace_lines, trace_max, explain_line;
     std::string explain_count_text = "20";
     po::options_description d("options");
-    add_common(d, sets);
+    add_common(d, sets, include_paths);
     d.add_options()  //
         ("duration", po::value(&dur)->value_name("TIME"),
          "simulated time to run, overriding run.duration.\n  --duration 20s   (units: fs ps ns us ms s)")  //
@@ -291,6 +296,7 @@ int cmd_run(const std::vector<std::string>& args) {
     if (quiet && p.vm.count("verbose")) throw usage_error("--quiet and --verbose contradict each other");
     log::init(quiet ? log::verbosity::quiet : p.vm.count("verbose") ? log::verbosity::verbose : log::verbosity::normal);
 
+    add_include_paths(include_paths);
     const std::string file = config_arg(p, "run");
     auto overrides = numbered(sets);
     if (!dur.empty()) overrides.emplace_back("--duration", "run.duration=" + dur);
@@ -434,32 +440,72 @@ examples:
   cohsim plot s1 --x clusters.little.freq --y clusters.big.freq --metric share
 )";
 
-int cmd_plot(const std::vector<std::string>& args) {
-    if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
-        std::cout << plot_help;
-        return exit_ok;
-    }
-    if (args.empty()) throw usage_error("plot needs the RUN_DIR of a `cohsim run` (see cohsim plot --help)");
-    const std::string script = COHSIM_SOURCE_DIR "/scripts/plot.py";
-    if (!std::filesystem::exists(script)) throw std::runtime_error("the plot script " + script + " is missing");
-    // Debian's interpreter, which has python3-matplotlib, before any other.
-    const std::string python = std::filesystem::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
-    // A prediction directory (prediction.json) gets its bands, a sweep directory (sweep.json) the sweep plots.
-    const bool predict = std::filesystem::exists(std::filesystem::path(args[0]) / "prediction.json");
-    const bool sweep = std::filesystem::exists(std::filesystem::path(args[0]) / "sweep.json");
-    std::vector<std::string> argv = {python, script, predict ? "predict" : sweep ? "sweep" : "run"};
+// Replaces this process with the Python script NAME of the data directory
+// (scripts/NAME) and `args`; returns only by throwing.
+[[noreturn]] int exec_script(const std::string& name, const std::vector<std::string>& args) {
+    const std::string script = data_file("scripts/" + name);
+    if (!std::filesystem::exists(script)) throw std::runtime_error("the script " + script + " is missing");
+    const std::string python = python_interpreter();
+    std::vector<std::string> argv = {python, script};
     argv.insert(argv.end(), args.begin(), args.end());
     std::vector<char*> cargv;
     for (auto& a : argv) cargv.push_back(a.data());
     cargv.push_back(nullptr);
     std::cout.flush();
     execvp(python.c_str(), cargv.data());
-    throw std::runtime_error("cannot run " + python + " (install python3-matplotlib: scripts/setup.sh)");
+    throw std::runtime_error("cannot run " + python + ": " + std::strerror(errno));
+}
+
+int cmd_plot(const std::vector<std::string>& args) {
+    if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
+        std::cout << plot_help;
+        return exit_ok;
+    }
+    if (args.empty()) throw usage_error("plot needs the RUN_DIR of a `cohsim run` (see cohsim plot --help)");
+    // A prediction directory (prediction.json) gets its bands, a sweep directory (sweep.json) the sweep plots.
+    const bool predict = std::filesystem::exists(std::filesystem::path(args[0]) / "prediction.json");
+    const bool sweep = std::filesystem::exists(std::filesystem::path(args[0]) / "sweep.json");
+    std::vector<std::string> script_args = {predict ? "predict" : sweep ? "sweep" : "run"};
+    script_args.insert(script_args.end(), args.begin(), args.end());
+    return exec_script("plot.py", script_args);
+}
+
+// ---- report ---------------------------------------------------------------
+
+const char* const report_help = R"(usage: cohsim report RUN_DIR|SWEEP_DIR [--out FILE]
+
+Writes one self-contained HTML page of a run (the --out directory of `cohsim
+run`) or a sweep (of `cohsim sweep`) to attach to a bug report or a
+mailing-list post: it needs no network and no other file to view. A run's page
+holds the verdicts with their reasons, the per-core table, the busiest lines,
+the region profile, the plots (inline SVG, as `cohsim plot` draws them), the
+effective config and the provenance (version, commit, build type, command
+line, host); a sweep's, its points' results, failed points with their
+errors, the share plot over the first two swept paths and the provenance.
+Written atomically to FILE (default DIR/report.html). The work is done by
+scripts/report.py with Debian's python3-matplotlib.
+
+examples:
+  cohsim run --out runs/a -q && cohsim report runs/a
+  cohsim report s1 --out sweep-s1.html
+)";
+
+int cmd_report(const std::vector<std::string>& args) {
+    if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
+        std::cout << report_help;
+        return exit_ok;
+    }
+    if (args.empty()) throw usage_error("report needs a RUN_DIR or SWEEP_DIR (see cohsim report --help)");
+    const std::filesystem::path dir(args[0]);
+    if (!std::filesystem::exists(dir / "result.json") && !std::filesystem::exists(dir / "sweep.json"))
+        throw usage_error("report " + args[0] +
+                          ": no result.json or sweep.json there (expected the --out directory of cohsim run or cohsim sweep)");
+    return exec_script("report.py", args);
 }
 
 // ---- protocol -------------------------------------------------------------
 
-const char* const protocol_help = R"(usage: cohsim protocol [--table] [--counts RESULT_JSON]
+const char* const protocol_help = R"(usage: cohsim protocol [--table cache|home|transactions] [--counts RESULT_JSON]
 
 Prints the MOESI protocol exactly as the simulator implements it, generated
 from its tables (models/coherence_protocol.cpp), as Markdown: the cache
@@ -475,15 +521,17 @@ With --counts, each cell also shows how often a run executed it (xN), from
 the run's result.json ("protocol_transitions").
 
 examples:
-  cohsim protocol --table > protocol.md
+  cohsim protocol > protocol.md
+  cohsim protocol --table home
   cohsim run --out runs/a -q && cohsim protocol --counts runs/a/result.json
 )";
 
 int cmd_protocol(const std::vector<std::string>& args) {
-    std::string counts_file;
+    std::string counts_file, table = "all";
     po::options_description d("options");
     d.add_options()  //
-        ("table", "print the tables (the default)")  //
+        ("table", po::value(&table)->value_name("NAME"),
+         "print only one table, without headings: cache, home or transactions (default: the whole document)")  //
         ("counts", po::value(&counts_file)->value_name("RESULT_JSON"), "show how often a run executed each cell")  //
         ("help,h", "show this help");
     const parsed_args p = parse_args(args, d);
@@ -492,6 +540,8 @@ int cmd_protocol(const std::vector<std::string>& args) {
         return exit_ok;
     }
     if (!p.positional.empty()) throw usage_error("protocol takes no positional argument ('" + p.positional[0] + "')");
+    if (table != "all" && table != "cache" && table != "home" && table != "transactions")
+        throw usage_error("--table " + table + ": no such table (expected cache, home or transactions)");
     protocol::cache_counts cc{};
     protocol::home_counts hc{};
     const bool with_counts = !counts_file.empty();
@@ -509,6 +559,10 @@ int cmd_protocol(const std::vector<std::string>& args) {
         counts_from_json<protocol::cstate, protocol::cevent>(t.value("cache", json::object()), cc);
         counts_from_json<protocol::hstate, protocol::hevent>(t.value("home", json::object()), hc);
     }
+    if (table == "cache") std::cout << protocol::cache_table_markdown(with_counts ? &cc : nullptr);
+    if (table == "home") std::cout << protocol::home_table_markdown(with_counts ? &hc : nullptr);
+    if (table == "transactions") std::cout << protocol::transaction_table_markdown();
+    if (table != "all") return exit_ok;
     std::cout << "# The MOESI protocol of cohsim " << version << "\n\n"
               << "## Cache controller (every L1)\n\n"
               << protocol::cache_table_markdown(with_counts ? &cc : nullptr) << "\n"
@@ -522,9 +576,9 @@ int cmd_protocol(const std::vector<std::string>& args) {
 // ---- config ---------------------------------------------------------------
 
 int cmd_config(const std::vector<std::string>& args) {
-    std::vector<std::string> sets;
+    std::vector<std::string> sets, include_paths;
     po::options_description d("options");
-    add_common(d, sets);
+    add_common(d, sets, include_paths);
     const parsed_args p = parse_args(args, d);
     if (p.vm.count("help")) {
         std::cout << "usage: cohsim config [CONFIG] [--set PATH=VALUE]...\n\n"
@@ -537,6 +591,7 @@ int cmd_config(const std::vector<std::string>& args) {
                      "  cohsim config --set clusters.little.freq=1248MHz > equal-freq.yaml\n";
         return exit_ok;
     }
+    add_include_paths(include_paths);
     const std::string file = config_arg(p, "config");
     const platform_config cfg = load_platform(file, numbered(sets));
     std::cout << cfg::to_yaml(effective_config(cfg));
@@ -642,11 +697,12 @@ int cli_main(int argc, const char* const* argv) {
         if (cmd == "params") return cmd_params(args);
         if (cmd == "validate") return cmd_validate(args);
         if (cmd == "plot") return cmd_plot(args);
+        if (cmd == "report") return cmd_report(args);
         if (cmd == "sweep") return cmd_sweep(args);
         if (cmd == "predict") return cmd_predict(args);
         if (cmd == "calibrate") return cmd_calibrate(args);
         if (cmd == "protocol") return cmd_protocol(args);
-        throw usage_error("unknown command '" + cmd + "' (expected run, config, params, sweep, predict, validate, calibrate, plot or protocol)");
+        throw usage_error("unknown command '" + cmd + "' (expected run, config, params, sweep, predict, validate, calibrate, plot, report or protocol)");
     } catch (const usage_error& e) {
         std::cerr << "cohsim: " << e.what() << "\nTry 'cohsim --help' or 'cohsim COMMAND --help'.\n";
         return exit_bad_input;

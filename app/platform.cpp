@@ -1,6 +1,8 @@
 #include "app/platform.h"
 
 #include <algorithm>
+#include <iostream>
+#include <iterator>
 
 namespace cohsim {
 
@@ -272,9 +274,21 @@ void read_draws(platform_config& c, const calibration_blocks& b,
 
 }  // namespace
 
+namespace {
+
+// Standard input, read once: a command may load its config more than once.
+const std::string& standard_input() {
+    static const std::string text{std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
+    return text;
+}
+
+}  // namespace
+
 platform_config load_platform(const std::string& file, const std::vector<std::pair<std::string, std::string>>& overrides,
                               bool calibrated) {
-    cfg::node root = file.empty() ? cfg::load_text(default_config_yaml, default_config_name, ".") : cfg::load_file(file);
+    cfg::node root = file.empty()  ? cfg::load_text(default_config_yaml, default_config_name, ".")
+                     : file == "-" ? cfg::load_text(standard_input(), "<stdin>", ".")
+                                   : cfg::load_file(file);
     calibration_blocks blocks;
     take_blocks(root, "", blocks);
     auto priors = apply_ranges(root, blocks, calibrated);

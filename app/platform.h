@@ -63,7 +63,8 @@ struct platform_config {
     static void describe(cfg::struct_schema<platform_config>& s);
 };
 
-// Loads a config file (or the built-in default when `file` is empty), applies
+// Loads a config file (the built-in default when `file` is empty, standard
+// input when it is "-"), applies
 // overrides in order (each: origin for messages, "PATH=VALUE"), and
 // validates. Throws cfg::config_error.
 // A platform's `calibrated:` map (PATH: NOMINAL ~ LO..HI, written by `cohsim

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "app/ensemble.h"
+#include "app/data.h"
 #include "app/options.h"
 #include "app/platform.h"
 #include "app/spawn.h"
@@ -370,7 +371,7 @@ json write_prediction(const std::string& dir_text) {
 
 int cmd_predict(const std::vector<std::string>& args) {
     namespace po = boost::program_options;
-    std::vector<std::string> sets;
+    std::vector<std::string> sets, include_paths;
     std::string out_dir, report, dur, margin, emit;
     long point = -1;
     std::string jobs_text = std::to_string(host_cores()), n_text = "32";
@@ -381,6 +382,7 @@ int cmd_predict(const std::vector<std::string>& args) {
         ("out", po::value(&out_dir)->default_value("cohsim-predict")->value_name("DIR"),
          "the ensemble directory (prediction.json, members.csv, the sweep's points/)")  //
         ("duration", po::value(&dur)->value_name("TIME"), "each member's simulated time, overriding run.duration")  //
+        ("include-path", po::value(&include_paths)->composing()->value_name("DIR"), include_path_help)  //
         ("set", po::value(&sets)->composing()->value_name("PATH=VALUE"),
          "override one config value for every member; NOMINAL ~ LO..HI makes it uncertain. Repeatable.")  //
         ("margin", po::value(&margin)->value_name("PATH"),
@@ -398,6 +400,7 @@ int cmd_predict(const std::vector<std::string>& args) {
         std::cout << predict_help << d << predict_examples;
         return 0;
     }
+    add_include_paths(include_paths);
     if (!report.empty()) {
         const json rep = write_prediction(report);
         std::cout << prediction_text(rep);
@@ -408,7 +411,9 @@ int cmd_predict(const std::vector<std::string>& args) {
     const auto jobs = static_cast<unsigned>(parse_count(jobs_text, "--jobs", 1, 256));
     sweep_def def;
     if (!p.positional.empty()) {
-        def.config = fs::absolute(p.positional[0]).string();
+        if (p.positional[0] == "-")
+            throw usage_error("predict reads its config from a file, not standard input (its members run as separate processes)");
+        def.config = fs::absolute(find_config(p.positional[0])).string();
         if (!fs::exists(def.config)) throw usage_error(p.positional[0] + ": no such config file");
     }
     def.sets = sets;

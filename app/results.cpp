@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -50,9 +51,11 @@ struct json_stats : stat_visitor {
     void distribution(const std::string& name, const std::string&, const summary& s) override {
         json h = json::array();
         for (const auto& b : s.histogram) h.push_back({b.lo, b.hi, b.count});
-        out[name] = {{"count", s.count}, {"min", s.min}, {"p25", s.p25}, {"p50", s.p50},
-                     {"p75", s.p75},     {"p90", s.p90}, {"p99", s.p99}, {"max", s.max},
-                     {"mean", s.mean},   {"sd", s.sd},   {"histogram", std::move(h)}};
+        // Of no samples, every statistic is undefined: null (NaN to pandas), not 0.
+        auto v = [&](double x) { return s.count ? json(x) : json(nullptr); };
+        out[name] = {{"count", s.count}, {"min", v(s.min)}, {"p25", v(s.p25)}, {"p50", v(s.p50)},
+                     {"p75", v(s.p75)},  {"p90", v(s.p90)}, {"p99", v(s.p99)}, {"max", v(s.max)},
+                     {"mean", v(s.mean)}, {"sd", v(s.sd)},  {"histogram", std::move(h)}};
     }
 };
 
@@ -240,14 +243,19 @@ json make_result(const system_model& sys, const run_outcome& run, const std::str
                 g->accept(pv);
                 if (part == "regions")  // ftrace's function-profiler columns beside each distribution
                     for (auto& [name, r] : p.items()) {
-                        const double n = r["count"].get<double>(), mean = r["mean"].get<double>(), sd = r["sd"].get<double>();
+                        const double n = r["count"].get<double>();
+                        const double mean = n ? r["mean"].get<double>() : 0, sd = n ? r["sd"].get<double>() : 0;
                         r["hit"] = r["count"];
                         r["time_ns"] = n * mean;
-                        r["avg_ns"] = mean;
-                        r["s2_ns2"] = sd * sd;
+                        r["avg_ns"] = r["mean"];
+                        r["s2_ns2"] = n ? json(sd * sd) : json(nullptr);
                     }
                 o[part] = std::move(p);
             }
+        for (const auto& t : sys.threads())
+            if (t->core_id() == c->id())
+                for (const auto& [name, ns] : t->profile().open_at(run.simulated))
+                    o["regions_open_at_end"].push_back({{"region", name}, {"open_ns", ns}});
         // The program's own counters: its .private 64-bit words named stat_*.
         for (const auto& t : sys.threads())
             if (t->core_id() == c->id())
@@ -374,6 +382,10 @@ std::string format_table(const system_model& sys, const run_outcome& run) {
             prof.row({th->core_id(), name, std::to_string(d.count), wait_text(d.count * d.mean), wait_text(d.mean), s2});
             any = true;
         }
+        for (const auto& [name, ns] : th->profile().open_at(run.simulated)) {
+            prof.row({th->core_id(), name + " (open at the end)", "-", wait_text(ns), "-", "-"});
+            any = true;
+        }
     }
     if (any) os << "\nfunction profile (time from `region NAME` to `endregion`)\n" << prof.str();
     const stat_reader ts(&sys.timer().stats());
@@ -398,7 +410,12 @@ std::string format_csv(const system_model& sys, const run_outcome& run) {
     };
     char sim_ns[32];
     std::snprintf(sim_ns, sizeof sim_ns, "%.15g", run.simulated.ns());
+    // A row per core that runs a thread: an idle core (no thread, asleep the
+    // whole run) has nothing to analyse; result.json still lists every core.
+    std::set<std::string> busy;
+    for (const auto& t : sys.threads()) busy.insert(t->core_id());
     for (const auto& c : sys.cores()) {
+        if (!busy.count(c->id())) continue;
         const stat_reader ls(part_of(parts, c->id(), "lock")), l1s(part_of(parts, c->id(), "l1")), cs(&c->stats());
         const summary w = ls.dist("wait_ns"), h = ls.dist("hold_ns");
         const contender_result* v = verdict_of(judged, c->id());

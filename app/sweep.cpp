@@ -5,6 +5,7 @@
 #include <boost/program_options.hpp>
 
 #include <algorithm>
+#include <cstdio>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -14,6 +15,7 @@
 #include <regex>
 #include <sstream>
 
+#include "app/data.h"
 #include "app/options.h"
 #include "app/platform.h"
 #include "app/results.h"
@@ -357,9 +359,41 @@ point_state state_of(const fs::path& dir, std::size_t k) {
     return point_state::todo;
 }
 
-// results.csv and sweep.json from the points on disk.
+// A swept value with a unit as a number in one base unit, for analysis:
+// the column's unit suffix and each value's number, or no suffix when the
+// values are not all of one physical kind (plain numbers and names).
+struct numeric_axis {
+    std::string suffix;
+    std::vector<std::string> numbers;  // by index of the axis's values
+};
+
+numeric_axis numeric_values(const std::vector<std::string>& values) {
+    auto all = [&](const char* suffix, auto parse) {
+        numeric_axis n{suffix, {}};
+        for (const auto& v : values) try {
+                char b[40];
+                std::snprintf(b, sizeof b, "%.17g", parse(v));
+                n.numbers.push_back(b);
+            } catch (const std::exception&) {
+                return numeric_axis{};
+            }
+        return n;
+    };
+    for (auto n : {all("_hz", [](const std::string& v) { return static_cast<double>(parse_frequency(v).hz); }),
+                   all("_ns", [](const std::string& v) { return parse_duration(v).ns(); }),
+                   all("_bytes", [](const std::string& v) { return static_cast<double>(parse_byte_size(v).bytes); }),
+                   all("_cycles", [](const std::string& v) { return static_cast<double>(parse_cycles(v).n); })})
+        if (!n.suffix.empty()) return n;
+    return {};
+}
+
+// results.csv and sweep.json from the points on disk. Each swept path is a
+// column as written in --vary, and, when its values have a unit, a numeric
+// column PATH_hz / _ns / _bytes / _cycles beside it.
 int aggregate(const fs::path& dir, const sweep_def& def) {
     const auto pts = sweep_points(def.axes, def.zip);
+    std::vector<numeric_axis> numeric;
+    for (const auto& a : def.axes) numeric.push_back(numeric_values(a.values));
     std::ostringstream csv;
     bool header = false;
     json points = json::array();
@@ -381,14 +415,24 @@ int aggregate(const fs::path& dir, const sweep_def& def) {
         std::getline(rows, line);  // the point's header
         if (!header) {
             csv << "point";
-            for (const auto& a : def.axes) csv << "," << csv_field(a.path);
+            for (std::size_t i = 0; i < def.axes.size(); ++i) {
+                csv << "," << csv_field(def.axes[i].path);
+                if (!numeric[i].suffix.empty()) csv << "," << csv_field(def.axes[i].path + numeric[i].suffix);
+            }
             csv << "," << line << "\n";
             header = true;
         }
         while (std::getline(rows, line)) {
             if (line.empty()) continue;
             csv << k;
-            for (const auto& v : pts[k]) csv << "," << csv_field(v);
+            for (std::size_t i = 0; i < def.axes.size(); ++i) {
+                csv << "," << csv_field(pts[k][i]);
+                if (!numeric[i].suffix.empty()) {
+                    const auto& vals = def.axes[i].values;
+                    csv << "," << numeric[i].numbers[static_cast<std::size_t>(
+                                      std::find(vals.begin(), vals.end(), pts[k][i]) - vals.begin())];
+                }
+            }
             csv << "," << line << "\n";
         }
     }
@@ -503,7 +547,7 @@ int run_sweep(const sweep_def& def, const fs::path& dir, unsigned jobs, const st
 
 int cmd_sweep(const std::vector<std::string>& args) {
     namespace po = boost::program_options;
-    std::vector<std::string> sets, varies, positional;
+    std::vector<std::string> sets, varies, positional, include_paths;
     std::string out_dir, merge, emit;
     std::string jobs_text = std::to_string(host_cores());
     long point = -1;
@@ -512,6 +556,7 @@ int cmd_sweep(const std::vector<std::string>& args) {
         ("vary", po::value(&varies)->composing()->value_name("PATH=SPEC"),
          "a config path and its values; repeatable (a grid, or --zip).\n  --vary clusters.little.freq=300MHz:2GHz:100MHz")  //
         ("zip", "pair the --vary values (the i-th of each together) instead of every combination")  //
+        ("include-path", po::value(&include_paths)->composing()->value_name("DIR"), include_path_help)  //
         ("set", po::value(&sets)->composing()->value_name("PATH=VALUE"),
          "override one config value for every point, as in `cohsim run`; repeatable")  //
         ("jobs,j", po::value(&jobs_text)->value_name("N"), "points run at once (default: the number of cores)")  //
@@ -540,12 +585,17 @@ int cmd_sweep(const std::vector<std::string>& args) {
                   << (dir / "results.csv").string() << " (" << failed << " failed, " << m["summary"]["not_run"] << " not run)\n";
         return failed || m["summary"]["not_run"].get<int>() ? 1 : 0;
     }
+    add_include_paths(include_paths);
     if (positional.size() > 1) throw usage_error("sweep takes at most one CONFIG, got " + std::to_string(positional.size()));
     if (varies.empty()) throw usage_error("sweep needs at least one --vary PATH=SPEC (see cohsim sweep --help)");
     const auto jobs = static_cast<unsigned>(parse_count(jobs_text, "--jobs", 1, 256));
     if (!emit.empty() && emit != "slurm") throw usage_error("--emit " + emit + ": unknown (expected --emit slurm)");
     sweep_def def;
-    if (!positional.empty()) def.config = fs::absolute(positional[0]).string();
+    if (!positional.empty()) {
+        if (positional[0] == "-")
+            throw usage_error("a sweep reads its config from a file, not standard input (its points run as separate processes)");
+        def.config = fs::absolute(find_config(positional[0])).string();
+    }
     if (!def.config.empty() && !fs::exists(def.config)) throw usage_error(positional[0] + ": no such config file");
     def.sets = sets;
     def.zip = vm.count("zip") > 0;

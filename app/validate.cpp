@@ -21,6 +21,7 @@
 #include <sstream>
 
 #include "app/calibrate.h"
+#include "app/data.h"
 #include "app/options.h"
 #include "sim/config_tree.h"
 #include "app/results.h"
@@ -579,10 +580,11 @@ int cmd_validate(const std::vector<std::string>& args) {
         ("members,n", po::value(&n_text)->value_name("N"), "with --bands: members per case (default 16; 4 to 10000)")  //
         ("duration", po::value(&dur)->value_name("TIME"),
          "with --bands: the longest a member runs (a case shorter keeps its own run.duration; default: each config's own)")  //
-        ("file", po::value(&cases_file)->default_value(COHSIM_SOURCE_DIR "/configs/calibration/cases.yaml")->value_name("FILE"),
-         "the cases file; configs are found beside it")  //
+        ("file", po::value(&cases_file)->value_name("FILE"),
+         "the cases file; configs are found beside it (default: the shipped configs/calibration/cases.yaml)")  //
         ("help,h", "show this help");
     const parsed_args p = parse_args(args, d);
+    if (cases_file.empty() && !p.vm.count("help")) cases_file = data_file("configs/calibration/cases.yaml");
     const po::variables_map& vm = p.vm;
     if (!p.positional.empty())
         throw usage_error("validate takes no positional argument, got '" + p.positional[0] + "' (see cohsim validate --help)");

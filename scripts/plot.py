@@ -6,7 +6,10 @@ python3-matplotlib). Usually run through `cohsim plot RUN_DIR`.
       RUN_DIR/result.json -> wait_histogram.{png,svg} (each contending core's
       wait-time histogram, log-bucketed as in the JSON) and share.{png,svg}
       (each core's share of the acquisitions against its fair share, coloured
-      by its verdict). Written into --out (default RUN_DIR).
+      by its verdict), when cores took a lock; lines.{png,svg} (the busiest
+      lines' coherence requests by kind) and regions.{png,svg} (the region
+      profile) when the run has them. Past 12 cores the plots show clusters.
+      Written into --out (default RUN_DIR).
 
   plot.py sweep SWEEP_DIR --x PATH [--y PATH] --metric NAME [--core ID] [--out DIR]
       SWEEP_DIR/results.csv -> sweep_<metric>.{png,svg}: with --y a heatmap of
@@ -54,7 +57,19 @@ def load(run_dir):
         fail(f"{path}:{e.lineno}:{e.colno}: not valid JSON ({e.msg})")
 
 
+# When a list, save() appends (name, SVG text) to it and writes no file:
+# how scripts/report.py inlines the plots in its HTML page.
+SINK = None
+
+
 def save(fig, out_dir, name):
+    if SINK is not None:
+        import io
+        buf = io.StringIO()
+        fig.savefig(buf, format="svg", metadata={"Date": None})
+        plt.close(fig)
+        SINK.append((name, buf.getvalue()))
+        return [name]
     written = []
     for ext in ("png", "svg"):
         path = os.path.join(out_dir, f"{name}.{ext}")
@@ -75,29 +90,55 @@ def clock(mhz):
 
 
 def title(result):
-    # The run's own clocks (a --set of a frequency shows here, whatever the description says).
+    # The run's own clocks (a --set of a frequency shows here, whatever the description says),
+    # and any thread's cpu_relax other than the default yield.
     t = result.get("description") or result.get("config_source", "")
     clocks = {}
-    for c in contenders(result):
+    for c in contenders(result) or result.get("cores", []):
         clocks.setdefault(c.get("cluster", c["id"]), c.get("freq_mhz"))
     ran = ", ".join(f"{k} {clock(v)}" for k, v in clocks.items() if v)
-    return f"{t}\n{ran + '; ' if ran else ''}{result.get('simulated_ns', 0) / 1e9:g} s simulated, seed {result.get('seed')}"
+    threads = result.get("config", {}).get("workload", {}).get("threads", []) or []
+    relax = ", ".join(f"{th.get('core')} {th.get('cpu_relax')}" for th in threads
+                      if isinstance(th, dict) and th.get("cpu_relax") not in (None, "yield"))
+    extra = (ran + "; " if ran else "") + (relax + "; " if relax else "")
+    return f"{t}\n{extra}{result.get('simulated_ns', 0) / 1e9:g} s simulated, seed {result.get('seed')}"
 
 
 def core_label(c):
     return f"{c['id']} @ {clock(c['freq_mhz'])}" if c.get("freq_mhz") else c["id"]
 
 
+# Past this many cores a plot shows clusters, not cores (a legend entry or a
+# labelled bar per core would cover the data or make the image unbounded).
+MANY = 12
+MAX_WIDTH = 16  # inches: 1920 px at 120 dpi
+
+
+def wait_series(result):
+    """(label, histogram) per contending core, or per cluster when there are many."""
+    cores = contenders(result)
+    if len(cores) <= MANY:
+        return [(core_label(c), c["lock"], c["lock"].get("wait_ns", {}).get("histogram", [])) for c in cores]
+    groups = {}
+    for c in cores:
+        g = groups.setdefault(c.get("cluster", c["id"]), {"n": 0, "acq": 0, "hist": {}, "mhz": c.get("freq_mhz")})
+        g["n"] += 1
+        g["acq"] += c["lock"]["acquisitions"]
+        for lo, hi, n in c["lock"].get("wait_ns", {}).get("histogram", []):
+            g["hist"][(lo, hi)] = g["hist"].get((lo, hi), 0) + n
+    return [(f"{k}: {g['n']} cores @ {clock(g['mhz'])}" if g["mhz"] else f"{k}: {g['n']} cores", {"acquisitions": g["acq"]},
+             sorted([lo, hi, n] for (lo, hi), n in g["hist"].items())) for k, g in groups.items()]
+
+
 def plot_waits(result, out_dir):
     fig, ax = plt.subplots(figsize=(8, 4.5))
     drawn = 0
-    for c in contenders(result):
-        hist = c["lock"].get("wait_ns", {}).get("histogram", [])
+    for name, lock, hist in wait_series(result):
         buckets = [b for b in hist if b[1] > 0]
         zero = sum(b[2] for b in hist if b[1] == 0)
         if not buckets:
             continue
-        label = f"{core_label(c)} ({c['lock']['acquisitions']} acquisitions" + (f", {zero} without waiting" if zero else "") + ")"
+        label = f"{name} ({lock['acquisitions']} acquisitions" + (f", {zero} without waiting" if zero else "") + ")"
         ax.bar([b[0] for b in buckets], [b[2] for b in buckets], width=[b[1] - b[0] for b in buckets], align="edge",
                alpha=0.6, label=label)
         drawn += 1
@@ -107,7 +148,7 @@ def plot_waits(result, out_dir):
     ax.set_ylabel("acquisitions")
     ax.set_title(title(result), fontsize=9)
     if drawn:
-        ax.legend(fontsize=8)
+        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1), borderaxespad=0)
     else:
         ax.text(0.5, 0.5, "no acquisitions", transform=ax.transAxes, ha="center")
     ax.grid(True, which="both", alpha=0.3)
@@ -117,23 +158,99 @@ def plot_waits(result, out_dir):
 
 def plot_share(result, out_dir):
     cores = contenders(result)
-    fig, ax = plt.subplots(figsize=(max(7, 1.2 * len(cores) + 2), 4.5))
-    ids = [core_label(c).replace(" @ ", "\n") for c in cores]
+    many = len(cores) > MANY
+    fig, ax = plt.subplots(figsize=(min(MAX_WIDTH, max(7, (0.12 if many else 1.2) * len(cores) + 2)), 4.5))
+    ids = [c["id"] if many else core_label(c).replace(" @ ", "\n") for c in cores]
     shares = [c["lock"]["share"] for c in cores]
     colours = [VERDICT_COLOURS.get(c["lock"].get("verdict"), "#777777") for c in cores]
-    bars = ax.bar(ids, shares, color=colours)
-    for bar, c in zip(bars, cores):
-        ax.annotate(f"{c['lock']['acquisitions']}\n{c['lock'].get('verdict', '')}", (bar.get_x() + bar.get_width() / 2,
-                    bar.get_height()), ha="center", va="bottom", fontsize=8)
+    bars = ax.bar(range(len(cores)), shares, color=colours, width=0.8)
+    if many:  # one tick per cluster at its first core; the verdicts are the colours
+        firsts = {}
+        for i, c in enumerate(cores):
+            firsts.setdefault(c.get("cluster", c["id"]), i)
+        ax.set_xticks(list(firsts.values()), [f"{k} ({clock(cores[i]['freq_mhz'])})" for k, i in firsts.items()],
+                      fontsize=8, ha="left")
+        ax.set_xlabel(f"{len(cores)} contending cores in order; colour = verdict")
+        for verdict, colour in VERDICT_COLOURS.items():
+            if any(c["lock"].get("verdict") == verdict for c in cores):
+                ax.bar([0], [0], color=colour, label=verdict)
+    else:
+        ax.set_xticks(range(len(cores)), ids)
+        for bar, c in zip(bars, cores):
+            ax.annotate(f"{c['lock']['acquisitions']}\n{c['lock'].get('verdict', '')}",
+                        (bar.get_x() + bar.get_width() / 2, bar.get_height()), ha="center", va="bottom", fontsize=8)
     if cores:
         ax.axhline(1 / len(cores), color="black", linestyle="--", linewidth=1, label="fair share")
-        ax.legend(fontsize=8)
+        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1), borderaxespad=0)
     ax.set_ylim(0, 1.15)
     ax.set_ylabel("share of the acquisitions")
     jain = result.get("fairness", {}).get("jain")
     ax.set_title(title(result) + (f"; Jain's index {jain:.3f}" if jain is not None else ""), fontsize=9)
     fig.tight_layout()
     return save(fig, out_dir, "share")
+
+
+LINE_KINDS = (("gets", "GetS (read)"), ("getm", "GetM (write miss)"), ("upgrades", "Upg (write hit S)"),
+              ("exclusive_fails", "failed exclusives"))
+
+
+def plot_lines(result, out_dir):
+    """The busiest lines' coherence traffic at the home, by request kind."""
+    lines = sorted(result.get("lines", []), key=lambda l: -l.get("requests", 0))[:MANY]
+    fig, ax = plt.subplots(figsize=(min(MAX_WIDTH, max(7, 1.0 * len(lines) + 3)), 4.5))
+    names = [f"{l.get('symbol') or ''}\n{l['address']}" for l in lines]
+    bottom = [0] * len(lines)
+    for key, label in LINE_KINDS:
+        vals = [l.get(key, 0) for l in lines]
+        if any(vals):
+            ax.bar(range(len(lines)), vals, bottom=bottom, label=label)
+            bottom = [b + v for b, v in zip(bottom, vals)]
+    for i, l in enumerate(lines):
+        ax.annotate(f"{l.get('cross_cluster_transfers', 0)} cross-cluster", (i, bottom[i]), ha="center", va="bottom",
+                    fontsize=7)
+    ax.set_xticks(range(len(lines)), names, fontsize=8)
+    ax.set_ylabel("coherence requests served by the home")
+    ax.set_title(title(result), fontsize=9)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1), borderaxespad=0)
+    fig.tight_layout()
+    return save(fig, out_dir, "lines")
+
+
+def plot_regions(result, out_dir):
+    """Each core's named regions (region NAME .. endregion): mean time per visit, visits annotated."""
+    rows = []
+    for c in result.get("cores", [])[:4 * MANY]:
+        for name, r in (c.get("regions") or {}).items():
+            if r.get("hit"):
+                rows.append((f"{c['id']} {name}", r["avg_ns"], r["hit"]))
+        for o in c.get("regions_open_at_end", []):
+            rows.append((f"{c['id']} {o['region']} (open at the end)", o["open_ns"], 0))
+    fig, ax = plt.subplots(figsize=(8, min(12, 1.5 + 0.35 * len(rows))))
+    ax.barh(range(len(rows)), [r[1] for r in rows], color=["#4477aa" if r[2] else "#bbbbbb" for r in rows])
+    for i, r in enumerate(rows):
+        ax.annotate((f" {r[2]} visit" + ("s" if r[2] > 1 else "")) if r[2] else " unfinished", (r[1], i), va="center", fontsize=7)
+    ax.set_yticks(range(len(rows)), [r[0] for r in rows], fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xlabel("mean time in the region (ns)")
+    ax.set_title(title(result), fontsize=9)
+    fig.tight_layout()
+    return save(fig, out_dir, "regions")
+
+
+def plot_run(result, out_dir):
+    """Every plot the run has data for: waits and shares when cores took a lock, the busiest lines'
+    traffic, the region profile."""
+    written = []
+    if contenders(result):
+        written += plot_waits(result, out_dir) + plot_share(result, out_dir)
+    if result.get("lines"):
+        written += plot_lines(result, out_dir)
+    if any(c.get("regions") or c.get("regions_open_at_end") for c in result.get("cores", [])):
+        written += plot_regions(result, out_dir)
+    if not written:
+        print("cohsim plot: the run has no lock acquisitions, no coherence traffic and no regions: nothing to draw",
+              file=sys.stderr)
+    return written
 
 
 def quantity(text):
@@ -327,7 +444,7 @@ def main():
     result = load(a.run_dir)
     out = a.out or a.run_dir
     os.makedirs(out, exist_ok=True)
-    for path in plot_waits(result, out) + plot_share(result, out):
+    for path in plot_run(result, out):
         print(path)
 
 

@@ -93,6 +93,14 @@ std::string closest_name(const std::string& name, const std::vector<std::string>
     return best;
 }
 
+std::string typo_of(const std::string& name, const std::vector<std::string>& names) {
+    for (const auto& n : names) {
+        const std::size_t d = edit_distance(name, n);
+        if (d == 1 || (d == 2 && name.size() >= 5 && n.size() >= 5)) return n;
+    }
+    return "";
+}
+
 void check_name(const std::string& name, const node& n, const std::string& path) {
     const bool ok = !name.empty() && (std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_') &&
                     std::all_of(name.begin(), name.end(), [](char c) {

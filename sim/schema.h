@@ -188,6 +188,9 @@ void check_map(const node* n, const std::string& path, const std::vector<std::st
 void check_name(const std::string& name, const node& n, const std::string& path);
 // The name in `names` within two edits of `name` (the closest), or "".
 std::string closest_name(const std::string& name, const std::vector<std::string>& names);
+// Stricter: the name in `names` that `name` is likely a typo of: one edit
+// away, or two when both have five letters or more ("mid" is not "big").
+std::string typo_of(const std::string& name, const std::vector<std::string>& names);
 
 template <class S>
 class struct_schema;
@@ -386,6 +389,20 @@ public:
         for (const auto& [name, child] : n->entries) names.push_back(name);
         for (const auto& [name, child] : n->entries) {
             check_name(name, child, path);
+            // An override (its origin "--set #1", "--vary ...") that makes a
+            // new entry next to one of nearly the same name is a typo far
+            // more often than a new entry: refuse it, naming the close one.
+            if (child.key_loc.file.rfind("--", 0) == 0) {
+                std::vector<std::string> from_files;
+                for (const auto& [o, c] : n->entries)
+                    if (o != name && c.key_loc.file.rfind("--", 0) != 0) from_files.push_back(o);
+                const std::string near = typo_of(name, from_files);
+                if (!near.empty())
+                    throw config_error(child.key_loc, join_path(path, name),
+                                       "a new " + m_placeholder + " '" + name + "', nearly the name of '" + near + "'",
+                                       "the existing " + m_placeholder + " '" + near + "', or a new " + m_placeholder +
+                                           " whose name is not this close to another");
+            }
             U u{};
             try {
                 schema_of<U>().load(u, &child, join_path(path, name), child.loc);

@@ -60,6 +60,7 @@ struct macro {
 
 class reader {
 public:
+    explicit reader(std::vector<std::string> search = {}) : m_search(std::move(search)) {}
     std::vector<line> lines;
 
     void file(const std::string& path, const source_loc& from, const std::string& from_text) {
@@ -110,6 +111,7 @@ public:
     }
 
 private:
+    std::vector<std::string> m_search;
     void statement(const std::string& s, const source_loc& loc, const std::string& dir, const std::string& raw) {
         const std::string word = lower(s.substr(0, s.find_first_of(" \t")));
         const std::string rest = trim(s.size() > word.size() ? s.substr(word.size()) : "");
@@ -126,9 +128,11 @@ private:
         if (word == ".include") {
             if (rest.size() < 2 || rest.front() != '"' || rest.back() != '"')
                 throw config_error(at, s, "the file name must be in double quotes", ".include \"common.s\"");
-            fs::path p = rest.substr(1, rest.size() - 2);
-            if (p.is_relative()) p = fs::path(dir) / p;
-            file(p.generic_string(), at, s);
+            const std::string name = rest.substr(1, rest.size() - 2);
+            const auto found = find_source(name, dir, m_search);
+            if (!found) throw config_error(at, s, "cannot find '" + name + "': " + not_found_text(name, dir, m_search),
+                                           "a file in one of those places, or lib:NAME for the built-in library");
+            file(*found, at, s);
             return;
         }
         if (word == ".macro") {
@@ -543,10 +547,15 @@ private:
             i.has_imm = true;
             const std::int64_t v = value(st, st.ops[0], false);
             if (v < 0) fail(col(st, st.ops[0].col), st, "negative work", "a number of cycles >= 0");
+            const std::string most = "at most " + std::to_string(max_work_cycles) + " cycles";
+            if (static_cast<std::uint64_t>(v) > max_work_cycles)
+                fail(col(st, st.ops[0].col), st, std::to_string(v) + " cycles of work is too long", most);
             i.imm = static_cast<std::uint64_t>(v);
             if (st.ops.size() == 2) {
                 const std::int64_t hi = value(st, st.ops[1], false);
                 if (hi < v) fail(col(st, st.ops[1].col), st, "the range ends below its start", "work N, M with M >= N");
+                if (static_cast<std::uint64_t>(hi) > max_work_cycles)
+                    fail(col(st, st.ops[1].col), st, std::to_string(hi) + " cycles of work is too long", most);
                 i.imm_hi = static_cast<std::uint64_t>(hi);
             }
             return;
@@ -716,8 +725,43 @@ private:
 
 }  // namespace
 
-program assemble_file(const std::string& file, const std::map<std::string, std::int64_t>& overrides) {
-    reader r;
+namespace {
+
+std::string library_name(const fs::path& p) { return p.lexically_normal().generic_string(); }
+
+}  // namespace
+
+std::optional<std::string> find_source(const std::string& name, const std::string& dir,
+                                       const std::vector<std::string>& search) {
+    if (name.rfind("lib:", 0) == 0) return name;
+    const fs::path p(name);
+    if (p.is_absolute()) return name;
+    std::error_code ec;
+    if (dir.rfind("lib:", 0) == 0) {  // a library file's own includes
+        const std::string n = library_name(fs::path(dir.substr(4)) / p);
+        if (library().count(n)) return "lib:" + n;
+    } else if (fs::is_regular_file(fs::path(dir) / p, ec)) {
+        return (fs::path(dir) / p).generic_string();
+    }
+    if (library().count(library_name(p))) return "lib:" + library_name(p);
+    for (const auto& d : search)
+        if (fs::is_regular_file(fs::path(d) / p, ec)) return (fs::path(d) / p).generic_string();
+    return std::nullopt;
+}
+
+std::string not_found_text(const std::string& name, const std::string& dir, const std::vector<std::string>& search) {
+    std::string where = "looked in " + (dir.empty() ? std::string(".") : dir) + ", the built-in library";
+    for (const auto& d : search) where += ", " + d;
+    if (search.empty()) where += " (and no --include-path)";
+    const std::string base = fs::path(name).filename().string();
+    for (const auto& [n, text] : library())
+        if (fs::path(n).filename() == base) return where + "; did you mean \"" + n + "\" (in the built-in library)?";
+    return where;
+}
+
+program assemble_file(const std::string& file, const std::map<std::string, std::int64_t>& overrides,
+                      const std::vector<std::string>& search) {
+    reader r(search);
     r.file(file, {}, "");
     return assembler(overrides).run(r.lines, file);
 }

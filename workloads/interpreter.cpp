@@ -102,6 +102,9 @@ void interpreter::run_program() {
             case op::sevl: m_core.sevl(); break;
             case op::barrier: m_core.barrier(); break;
             case op::work:
+                if (!i.has_imm && reg(i.rn) > max_work_cycles)
+                    fault(i, "work of " + std::to_string(reg(i.rn)) + " cycles from a register, more than the " +
+                                 std::to_string(max_work_cycles) + " one work may take");
                 m_core.work(cycles{!i.has_imm ? reg(i.rn) : i.imm_hi ? m_core.random().between(i.imm, i.imm_hi) : i.imm});
                 break;
             case op::halt: return;

@@ -102,6 +102,14 @@ public:
         d->sample(static_cast<double>(t.fs - start.fs) * 1e-6);
         return true;
     }
+    // The regions still open at `end` (the run stopped inside them),
+    // outermost first, each with the ns it had been open: reported apart,
+    // as they are not whole samples of the region's time.
+    std::vector<std::pair<std::string, double>> open_at(duration end) const {
+        std::vector<std::pair<std::string, double>> out;
+        for (const auto& [name, start] : m_open) out.emplace_back(name, static_cast<double>(end.fs - start.fs) * 1e-6);
+        return out;
+    }
 
 private:
     stat_group m_stats;

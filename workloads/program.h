@@ -8,7 +8,7 @@
 //                                [xN] / [xN, #imm] addresses, `, lsl|lsr|ror #n`
 //                                on a last register operand
 //   .equ NAME, value             a constant; a scenario may override it
-//   .include "file.s"            textual include (relative to this file)
+//   .include "file.s"            textual include, found by find_source()
 //   .macro name a, b ... .endm   a macro; \a \b in its body are replaced
 //   .data / .text                data or code follows
 //   .shared / .private           data symbols shared by all cores (default)
@@ -33,6 +33,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -96,7 +97,27 @@ struct program {
 // it, and so do that file's includes.
 const std::map<std::string, std::string>& library();
 
-program assemble_file(const std::string& file, const std::map<std::string, std::int64_t>& overrides = {});
+// The most cycles one `work` takes (a second at 1GHz; with the longest run,
+// 3600 s, simulated time stays far inside SystemC's 64-bit femtoseconds).
+constexpr std::uint64_t max_work_cycles = 1'000'000'000;
+
+// Where a program or an `.include "NAME"` is found; the first match wins:
+//   1. "lib:NAME": the built-in library only (e.g. "lib:locks/loop.s");
+//   2. an absolute NAME as it is;
+//   3. DIR/NAME, DIR being the including file's folder (for a workload's
+//      program, the config file's folder);
+//   4. the built-in library (workloads/: "locks/loop.s", "locks/ticket_llsc.s");
+//   5. each folder of `search` in order (workload.include_path, then
+//      --include-path / $COHSIM_INCLUDE_PATH).
+// Returns a file path or "lib:NAME"; nullopt when found nowhere.
+std::optional<std::string> find_source(const std::string& name, const std::string& dir,
+                                       const std::vector<std::string>& search);
+// "NAME" found nowhere: the places looked at, and a library file of the same
+// name if there is one (for the error message).
+std::string not_found_text(const std::string& name, const std::string& dir, const std::vector<std::string>& search);
+
+program assemble_file(const std::string& file, const std::map<std::string, std::int64_t>& overrides = {},
+                      const std::vector<std::string>& search = {});
 program assemble_text(const std::string& text, const std::string& name,
                       const std::map<std::string, std::int64_t>& overrides = {});
 

@@ -1,6 +1,9 @@
 #include "workloads/scenario.h"
 
+#include <algorithm>
+#include <cstdlib>
 #include <filesystem>
+#include <sstream>
 
 namespace cohsim {
 
@@ -19,10 +22,13 @@ void thread_params::describe(cfg::struct_schema<thread_params>& s) {
         .def(relax_kind::yield);
     s.param("inside", &thread_params::inside,
             "work inside the critical section (sets INSIDE; unset: workload.params' or the program's own)")
-        .def(std::nullopt);
-    s.param("outside", &thread_params::outside, "work after cpu_relax (sets OUTSIDE; unset: as inside)").def(std::nullopt);
+        .def(std::nullopt)
+        .range(cycles{0}, cycles{asmx::max_work_cycles});
+    s.param("outside", &thread_params::outside, "work after cpu_relax (sets OUTSIDE; unset: as inside)").def(std::nullopt)
+        .range(cycles{0}, cycles{asmx::max_work_cycles});
     s.param("start", &thread_params::start, "work before the first iteration (sets START; unset: as inside)")
-        .def(std::nullopt);
+        .def(std::nullopt)
+        .range(cycles{0}, cycles{asmx::max_work_cycles});
     s.param("iterations", &thread_params::iterations, "lock/unlock iterations, 0 = forever (sets ITERATIONS)")
         .def(0u);
     s.int_map("params", &thread_params::params, "more .equ overrides for this thread's program");
@@ -44,6 +50,10 @@ void workload_params::describe(cfg::struct_schema<workload_params>& s) {
             "replay this trace file (format in README) on the cores it names, instead of threads")
         .def(std::nullopt);
     s.sequence("threads", &workload_params::threads, 0, "the cores that run a program; none = all cores idle");
+    s.param("include_path", &workload_params::include_path,
+            "more folders where programs and .include files are found, ':'-separated, relative to the config file; "
+            "searched after the including file's folder and the built-in library, before --include-path")
+        .def(std::string());
 }
 
 workload_thread::workload_thread(core& c, asmx::program p, mutex_checker& mutex)
@@ -58,19 +68,37 @@ workload_thread::workload_thread(core& c, std::vector<trace_op> ops, mutex_check
     c.set_program([this, &mutex](core& self) { replay(self, m_trace, &m_metrics, &mutex); });
 }
 
+std::vector<std::string> include_search(const workload_params& w, const std::string& config_dir) {
+    namespace fs = std::filesystem;
+    std::vector<std::string> out;
+    auto add = [&](const std::string& list, const fs::path& base) {
+        std::stringstream ss(list);
+        for (std::string d; std::getline(ss, d, ':');)
+            if (!d.empty()) {
+                const std::string abs = fs::absolute(base / d).lexically_normal().string();
+                if (std::find(out.begin(), out.end(), abs) == out.end()) out.push_back(abs);
+            }
+    };
+    add(w.include_path, config_dir.empty() ? fs::path(".") : fs::path(config_dir));
+    if (const char* env = std::getenv("COHSIM_INCLUDE_PATH")) add(env, fs::current_path());
+    return out;
+}
+
 workload_params with_files_resolved(const workload_params& w, const std::string& config_dir) {
     namespace fs = std::filesystem;
+    const std::vector<std::string> search = include_search(w, config_dir);
     auto local = [&](const std::string& name) {
-        if (name.empty() || name.rfind("lib:", 0) == 0 || fs::path(name).is_absolute()) return name;
-        std::error_code ec;
-        const fs::path p = fs::path(config_dir) / name;
-        return fs::exists(p, ec) ? fs::absolute(p).lexically_normal().string() : name;
+        if (name.empty()) return name;
+        const auto found = asmx::find_source(name, config_dir, search);
+        return found && found->rfind("lib:", 0) != 0 ? fs::absolute(*found).lexically_normal().string() : name;
     };
     workload_params out = w;
     out.program = local(w.program);
     if (out.trace) out.trace = local(*out.trace);
     for (auto& t : out.threads)
         if (t.program) t.program = local(*t.program);
+    out.include_path.clear();
+    for (const auto& d : search) out.include_path += (out.include_path.empty() ? "" : ":") + d;
     return out;
 }
 
@@ -84,16 +112,13 @@ bool workload_thread::takes_locks() const {
 
 namespace {
 
-std::string resolve(const std::string& name, const std::string& config_dir) {
-    namespace fs = std::filesystem;
-    if (name.rfind("lib:", 0) == 0) return name;
-    const fs::path p(name);
-    if (p.is_absolute()) return name;
-    const fs::path local = fs::path(config_dir) / p;
-    std::error_code ec;
-    if (fs::exists(local, ec)) return local.string();
-    if (asmx::library().count(p.lexically_normal().generic_string())) return "lib:" + p.generic_string();
-    return local.string();  // not found: the assembler reports it, naming this path
+// A program named by the scenario: found as find_source() says, else a
+// config error naming the key and the places looked at.
+std::string resolve(const std::string& name, const std::string& config_dir, const std::vector<std::string>& search,
+                    const std::string& key) {
+    if (const auto found = asmx::find_source(name, config_dir, search)) return *found;
+    throw cfg::config_error({name, 0, 0}, key, "no such program: " + asmx::not_found_text(name, config_dir, search),
+                            "an assembly file in one of those places, or a built-in one (cohsim params workload.program)");
 }
 
 void load_data(memory_system& mem, std::uint64_t base, const std::vector<std::uint8_t>& data) {
@@ -120,6 +145,7 @@ std::vector<std::unique_ptr<workload_thread>> build_workload(const workload_para
         }
         return out;
     }
+    const std::vector<std::string> search = include_search(w, config_dir);
     bool shared_loaded = false;
     for (const auto& t : w.threads) {
         core* c = nullptr;
@@ -134,7 +160,9 @@ std::vector<std::unique_ptr<workload_thread>> build_workload(const workload_para
         if (t.start) params["START"] = static_cast<std::int64_t>(t.start->n);
         if (t.iterations) params["ITERATIONS"] = static_cast<std::int64_t>(t.iterations);
         for (const auto& [k, v] : t.params) params[k] = v;
-        asmx::program p = asmx::assemble_file(resolve(t.program.value_or(w.program), config_dir), params);
+        asmx::program p = asmx::assemble_file(
+            resolve(t.program.value_or(w.program), config_dir, search, t.program ? "workload.threads.program" : "workload.program"),
+            params, search);
         if (p.private_init.size() > private_stride)
             throw cfg::config_error({p.file, 0, 0}, "", "private data larger than 64KiB", "at most 64KiB of .private data");
         if (!shared_loaded) load_data(mem, shared_base, p.shared_init), shared_loaded = true;

@@ -50,13 +50,21 @@ struct workload_params {
     std::optional<std::string> trace;  // replay this trace instead of running programs
     std::map<std::string, std::int64_t> params;
     std::vector<thread_params> threads;
+    std::string include_path;  // folders searched for programs and includes, ':'-separated
     static void describe(cfg::struct_schema<workload_params>& s);
 };
 
+// The folders searched for programs and `.include`s after the config's (or
+// including file's) folder and the built-in library (asmx::find_source):
+// workload.include_path's entries, relative ones from `config_dir`, then
+// those of $COHSIM_INCLUDE_PATH (which `--include-path` extends).
+std::vector<std::string> include_search(const workload_params& w, const std::string& config_dir);
+
 // A copy of `w` whose program and trace files that exist next to the config
-// (relative to `config_dir`) are absolute paths, so the effective config
-// written beside the results runs again from anywhere; library programs stay
-// as they are.
+// (relative to `config_dir`) are absolute paths, and whose include_path holds
+// every folder of include_search() as an absolute path, so the effective
+// config written beside the results runs again from anywhere; library
+// programs stay as they are.
 workload_params with_files_resolved(const workload_params& w, const std::string& config_dir);
 
 // Where the data lives: .shared at shared_base, core N's .private at

@@ -52,6 +52,7 @@ protected:
             argv.push_back(nullptr);
             if (!freopen((m_dir / "stdout").c_str(), "w", stdout) || !freopen((m_dir / "stderr").c_str(), "w", stderr))
                 _exit(99);
+            if (!m_stdin.empty() && !freopen(m_stdin.c_str(), "r", stdin)) _exit(96);
             if (chdir(m_dir.c_str()) != 0) _exit(98);
             execv(bin.c_str(), argv.data());
             _exit(97);
@@ -86,6 +87,7 @@ protected:
     }
 
     fs::path m_dir;
+    std::string m_stdin;  // when set, the child's standard input
 };
 
 const char* const good = R"(clusters:
@@ -144,14 +146,16 @@ TEST_F(Cli, DefaultRunPrintsTableAndWritesDocumentedJson) {
     EXPECT_TRUE(j["cores"][2]["lock"].contains("verdict"));
     EXPECT_GE(j["fairness"]["jain"].get<double>(), 0.5);  // two cores: 0.5 = one takes everything
     EXPECT_LT(j["fairness"]["jain"].get<double>(), 0.51);
-    // The CSV: a header and one row per core, the acquisitions as in the JSON.
+    // The CSV: a header and one row per core that runs a thread (idle cores
+    // are left out), the acquisitions as in the JSON.
     const std::string csv = slurp(m_dir / "cohsim-out" / "cores.csv");
     EXPECT_EQ(csv.rfind("core,cluster,type,freq_mhz,acquisitions,share,verdict,", 0), 0u) << csv;
-    EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 9);
+    EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 3);
+    EXPECT_EQ(csv.find("\nlittle.0,"), std::string::npos) << csv;
     EXPECT_NE(csv.find(",asleep_fraction,simulated_ns,seed\n"), std::string::npos) << csv;
-    // Undefined figures are empty fields (NaN to pandas), not zeros: an idle
-    // core has no share, verdict or waits; every row carries the run's length and seed.
-    EXPECT_NE(csv.find("\nlittle.0,little,cortex-a53,832,0,,,,,,,,0,0,"), std::string::npos) << csv;
+    // Undefined figures are empty fields (NaN to pandas), not zeros: the
+    // starved core has no wait percentiles; every row carries the run's length and seed.
+    EXPECT_NE(csv.find("\nlittle.2,little,cortex-a53,832,0,0,STARVED,,,"), std::string::npos) << csv;
     EXPECT_NE(csv.find(",100000000,1\n"), std::string::npos) << csv;
     EXPECT_NE(csv.find("\nlittle.2,little,cortex-a53,832," +
                        std::to_string(j["cores"][2]["lock"]["acquisitions"].get<std::uint64_t>()) + ","),
@@ -220,7 +224,7 @@ TEST_F(Cli, BadInputsExitTwoWithALocatedMessage) {
     expect_bad({"run", range}, "range.yaml:1:27: clusters.little.freq: '0MHz' is out of range");
     const auto missing = write("missing.yaml", "clusters: {little: {cores: 2}}\ntimer: {freq: 1.92MHz, evnti: 8}\n");
     expect_bad({"run", missing}, "missing.yaml:1:20: clusters.little.freq: required key is missing");
-    expect_bad({"run", "nosuch.yaml"}, "nosuch.yaml: cannot read config file: No such file or directory");
+    expect_bad({"run", "nosuch.yaml"}, "nosuch.yaml: no such config file, neither from here nor among the shipped configs");
     const auto malformed = write("malformed.yaml", "clusters: {little: [}\n");
     expect_bad({"run", malformed}, "malformed.yaml:1:");
     write("cyc_b.yaml", "include: cyc_a.yaml\n");
@@ -236,7 +240,7 @@ TEST_F(Cli, BadInputsExitTwoWithALocatedMessage) {
     expect_bad({"run", "-q", "-v"}, "contradict");
     const auto prog = write("bad.s", "main:\n    ldxr w1, [w0]\n");
     expect_bad({"run", "--set", "workload.program=" + prog, "--set", "workload.params={}"}, "bad.s:2:15: ldxr w1, [w0]: the base must be an x register");
-    expect_bad({"run", "--set", "workload.program=nosuch.s"}, "nosuch.s: cannot read program");
+    expect_bad({"run", "--set", "workload.program=nosuch.s"}, "nosuch.s: workload.program: no such program: looked in ., the built-in library");
     expect_bad({"run", "--set", "workload.threads.0.params={NOPE: 1}"}, "NOPE: the program has no .equ NOPE to set");
 }
 
@@ -489,10 +493,10 @@ TEST_F(Cli, SweepGridIsDeterministicAtAnyParallelism) {
     ASSERT_EQ(run(with(small_sweep, {"-j", "2", "--out", "b"})).status, 0);
     const std::string a = slurp(m_dir / "a" / "results.csv");
     EXPECT_EQ(a, slurp(m_dir / "b" / "results.csv"));
-    // 4 points x 8 cores, a header; the swept values first.
-    EXPECT_EQ(std::count(a.begin(), a.end(), '\n'), 33);
-    EXPECT_EQ(a.rfind("point,clusters.little.freq,workload.threads.1.cpu_relax,core,", 0), 0u) << a;
-    EXPECT_NE(a.find("\n3,1248MHz,wfe_backoff,big.3,big,cortex-a73,1800,"), std::string::npos) << a;
+    // 4 points x 2 busy cores, a header; the swept values first (a frequency also in Hz).
+    EXPECT_EQ(std::count(a.begin(), a.end(), '\n'), 9);
+    EXPECT_EQ(a.rfind("point,clusters.little.freq,clusters.little.freq_hz,workload.threads.1.cpu_relax,core,", 0), 0u) << a;
+    EXPECT_NE(a.find("\n3,1248MHz,1248000000,wfe_backoff,big.3,big,cortex-a73,1800,"), std::string::npos) << a;
     const json m = read_json("a/sweep.json");
     EXPECT_EQ(m["summary"]["done"], 4);
     EXPECT_EQ(m["points"][1]["values"]["workload.threads.1.cpu_relax"], "wfe_backoff");
@@ -605,10 +609,18 @@ TEST_F(Cli, PlotOfASweepDrawsAHeatmapAndLines) {
 }
 
 TEST_F(Cli, ProtocolTableWithARunsCounts) {
-    const auto t = run({"protocol", "--table"});
+    const auto t = run({"protocol"});
     ASSERT_EQ(t.status, 0) << t.err;
     EXPECT_NE(t.out.find("| state | Load | Store |"), std::string::npos) << t.out;
     EXPECT_NE(t.out.find("| I | IS_D: send GetS | IM_D: send GetM |"), std::string::npos) << t.out;
+    // --table NAME: that table alone, the same rows, no headings.
+    const auto home = run({"protocol", "--table", "home"});
+    ASSERT_EQ(home.status, 0) << home.err;
+    EXPECT_EQ(home.out.rfind("| state | GetS | GetM |", 0), 0u) << home.out;
+    EXPECT_EQ(home.out.find("| state | Load |"), std::string::npos);
+    EXPECT_EQ(home.out.find("#"), std::string::npos);
+    EXPECT_NE(t.out.find(home.out), std::string::npos);
+    expect_bad({"protocol", "--table", "bogus"}, "--table bogus: no such table (expected cache, home or transactions)");
     expect_bad({"protocol", "--counts", "nothing.json"}, "--counts nothing.json: no such file");
     ASSERT_EQ(run({"run", "--duration", "1ms", "-q"}).status, 0);
     const json j = read_json("cohsim-out/result.json");
@@ -1010,6 +1022,14 @@ TEST_F(Cli, AMisspeltClusterNameSuggestsTheRealOne) {
     // --set clusters.litle.freq makes a new cluster 'litle' without a core.
     expect_bad({"run", "--set", "clusters.litle.freq=1GHz"},
                "clusters.litle.core: required key is missing (is 'litle' a new cluster? did you mean 'little'?)");
+    // A whole new cluster one letter from an existing one: refused, not silently a third cluster.
+    expect_bad({"run", "--set", "clusters.litle={freq: 1GHz, core: cortex-a53}"},
+               "--set #1:1:1: clusters.litle: a new cluster 'litle', nearly the name of 'little' (expected the existing "
+               "cluster 'little', or a new cluster whose name is not this close to another)");
+    // A new cluster whose name is merely short and close ('mid', 'big') is a new cluster.
+    const auto r = run({"run", "--duration", "10us", "--set", "clusters.mid={freq: 1GHz, core: cortex-a53}", "--json", "-"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(json::parse(r.out)["cores"].size(), 9u);
 }
 
 TEST_F(Cli, AConfigWithoutWorkloadSaysSo) {
@@ -1182,4 +1202,183 @@ TEST_F(Cli, JsonDashWritesTheResultToStandardOutput) {
     EXPECT_FALSE(fs::exists(m_dir / "-"));
     EXPECT_TRUE(fs::exists(m_dir / "j" / "result.json"));  // the output directory as always
     expect_bad({"run", "--json", "-", "--explain", "lock"}, "--json - and --explain both write to standard output");
+}
+
+// ---- includes: one search order (issue 17, finding 2) ----------------------
+
+namespace {
+// The library's ticket lock, as a user's own file in my/ that reuses the
+// harness: the same program text as locks/ticket_llsc.s, so the same results.
+std::string my_ticket(const std::string& loop_include, const std::string& functions_include) {
+    return ".include \"" + loop_include + "\"\n.data\n.shared\n.align 64\nlock: .word 0\n.text\n.include \"" +
+           functions_include + "\"\n";
+}
+const char* const my_config = R"(clusters:
+  little: {freq: 832MHz, cores: 1, core: cortex-a53}
+  big: {freq: 1.8GHz, cores: 1, core: cortex-a73}
+timer: {freq: 1.92MHz, evnti: 8}
+interconnect: {freq: 533MHz}
+run: {duration: 1ms}
+workload:
+  program: mine.s
+  params: {INSIDE: 200, OUTSIDE: 300}
+  threads: [{core: little.0}, {core: big.0}]
+)";
+}  // namespace
+
+TEST_F(Cli, IncludesResolveTheSameFromEveryDirectoryRerunAndSweepPoint) {
+    fs::create_directories(m_dir / "my");
+    const std::string reference_cfg = write("ref.yaml", std::string(my_config).replace(
+                                                            std::string(my_config).find("mine.s"), 6, "locks/ticket_llsc.s"));
+    ASSERT_EQ(run({"run", reference_cfg, "-q", "--out", "ref"}).status, 0);
+    const std::string expected = slurp(m_dir / "ref" / "cores.csv");
+    ASSERT_NE(expected.find("little.0"), std::string::npos);
+    write("my/mine.yaml", my_config);
+    // The library by its name and by lib:, from the config's directory and from elsewhere.
+    for (const auto& [loop, functions] : std::vector<std::pair<std::string, std::string>>{
+             {"locks/loop.s", "locks/ticket_functions.inc"}, {"lib:locks/loop.s", "lib:locks/ticket_functions.inc"}}) {
+        write("my/mine.s", my_ticket(loop, functions));
+        const auto r = run({"run", "my/mine.yaml", "-q", "--out", "a"});
+        ASSERT_EQ(r.status, 0) << loop << ": " << r.err;
+        EXPECT_EQ(slurp(m_dir / "a" / "cores.csv"), expected) << loop;
+        // The run's own config.yaml runs again, giving the same results.
+        ASSERT_EQ(run({"run", "a/config.yaml", "-q", "--out", "b"}).status, 0) << loop;
+        EXPECT_EQ(slurp(m_dir / "b" / "cores.csv"), expected) << loop;
+        // Every point of a sweep: its rows are the reference run's rows.
+        const auto s = run({"sweep", "my/mine.yaml", "--vary", "run.seed=1,2", "-j", "2", "--out", "s"});
+        ASSERT_EQ(s.status, 0) << loop << ": " << s.err;
+        EXPECT_NE(slurp(m_dir / "s" / "points" / "0000" / "cores.csv").find(expected.substr(expected.find('\n') + 1, 40)),
+                  std::string::npos);
+        fs::remove_all(m_dir / "s");
+    }
+    // A name of the library's own folder: found nowhere, with the library's name suggested.
+    write("my/mine.s", my_ticket("loop.s", "locks/ticket_functions.inc"));
+    expect_bad({"run", "my/mine.yaml"}, "cannot find 'loop.s': looked in my, the built-in library (and no --include-path); "
+                                        "did you mean \"locks/loop.s\" (in the built-in library)?");
+    // A file of another folder: found through --include-path, workload.include_path, and in a sweep.
+    fs::create_directories(m_dir / "shared");
+    std::ofstream(m_dir / "shared" / "my_functions.inc") << slurp(fs::path(COHSIM_SOURCE_DIR) / "workloads/locks/ticket_functions.inc");
+    write("my/mine.s", my_ticket("locks/loop.s", "my_functions.inc"));
+    expect_bad({"run", "my/mine.yaml"}, "cannot find 'my_functions.inc'");
+    expect_bad({"run", "my/mine.yaml", "--include-path", "nowhere"}, "--include-path nowhere: not a folder");
+    ASSERT_EQ(run({"run", "my/mine.yaml", "-q", "--include-path", "shared", "--out", "c"}).status, 0);
+    EXPECT_EQ(slurp(m_dir / "c" / "cores.csv"), expected);
+    // The effective config records the folder, so it runs again as it is.
+    EXPECT_NE(slurp(m_dir / "c" / "config.yaml").find("include_path: " + (m_dir / "shared").string()), std::string::npos);
+    ASSERT_EQ(run({"run", "c/config.yaml", "-q", "--out", "d"}).status, 0);
+    EXPECT_EQ(slurp(m_dir / "d" / "cores.csv"), expected);
+    ASSERT_EQ(run({"run", "my/mine.yaml", "-q", "--set", "workload.include_path=../shared", "--out", "e"}).status, 0);
+    EXPECT_EQ(slurp(m_dir / "e" / "cores.csv"), expected);
+    const auto s = run({"sweep", "my/mine.yaml", "--include-path", "shared", "--vary", "run.seed=1,2", "-j", "2", "--out", "s2"});
+    EXPECT_EQ(s.status, 0) << s.err;
+}
+
+// ---- the installed form's data lookup and standard input (findings 1, 9) ---
+
+TEST_F(Cli, ShippedConfigsByShortNameAndConfigFromStandardInput) {
+    // A shipped config by its name under configs/, from a directory that has none.
+    const auto r = run({"run", "teaching/false_sharing.yaml", "--duration", "1ms", "-q", "--out", "t"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(read_json("t/result.json")["config_source"].get<std::string>().find("configs/teaching/false_sharing.yaml"),
+              std::string::npos);
+    expect_bad({"run", "teaching/nosuch.yaml"}, "teaching/nosuch.yaml: no such config file, neither from here nor among the shipped configs");
+    // `-` reads the config from standard input: the same run as from the file.
+    const std::string f = write("good.yaml", good);
+    ASSERT_EQ(run({"run", f, "-q", "--out", "file"}).status, 0);
+    m_stdin = f;
+    const auto piped = run({"run", "-", "-q", "--out", "piped"});
+    m_stdin.clear();
+    ASSERT_EQ(piped.status, 0) << piped.err;
+    EXPECT_EQ(slurp(m_dir / "piped" / "cores.csv"), slurp(m_dir / "file" / "cores.csv"));
+    expect_bad({"sweep", "-", "--vary", "run.seed=1,2"}, "a sweep reads its config from a file, not standard input");
+}
+
+// ---- bad values caught before simulating (finding 4) -----------------------
+
+TEST_F(Cli, WorkBeyondTheTimeRangeIsBadInputNotASimulationError) {
+    expect_bad({"run", "--set", "workload.threads.1.inside=99999999999999cycles"},
+               "workload.threads.1.inside: '99999999999999cycles' is out of range (expected between 0cycles and 1000000000cycles)");
+    expect_bad({"run", "--set", "workload.params.INSIDE=99999999999999"},
+               "lib:locks/loop.s:48:10: work INSIDE: 99999999999999 cycles of work is too long (expected at most 1000000000 cycles)");
+    // The largest allowed work runs (one critical section of a second at 1.8 GHz does not fit in 1 ms).
+    EXPECT_EQ(run({"run", "--duration", "1ms", "-q", "--set", "workload.threads.1.inside=1000000000cycles"}).status, 0);
+}
+
+// ---- analysis-ready results (finding 8) and unfinished regions (finding 9) -
+
+TEST_F(Cli, ResultsHaveNullsNumericSweptColumnsAndNoIdleRows) {
+    ASSERT_EQ(run({"run", "--duration", "2ms", "-q", "--out", "r"}).status, 0);
+    const json j = read_json("r/result.json");
+    for (const auto& c : j["cores"]) {
+        if (c["id"] != "little.2") continue;
+        ASSERT_EQ(c["lock"]["acquisitions"], 0);  // starved: no wait ended, so no statistic of the waits exists
+        for (const char* k : {"min", "p50", "p99", "max", "mean", "sd"}) EXPECT_TRUE(c["lock"]["wait_ns"][k].is_null()) << k;
+        EXPECT_GT(c["lock"]["longest_wait_ns"].get<double>(), 1.9e6);
+    }
+    // cores.csv: a row per core that runs a thread (the default runs little.2 and big.3 of 8 cores).
+    const std::string csv = slurp(m_dir / "r" / "cores.csv");
+    EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 3) << csv;
+    EXPECT_NE(csv.find("\nlittle.2,"), std::string::npos);
+    EXPECT_NE(csv.find("\nbig.3,"), std::string::npos);
+    // A swept value with a unit gets a numeric column in the base unit beside it.
+    ASSERT_EQ(run({"sweep", "--set", "run.duration=1ms", "--vary", "clusters.little.freq=832MHz,1.248GHz", "--vary",
+                   "workload.threads.1.cpu_relax=yield,wfe_backoff", "-j", "2", "--out", "s"}).status, 0);
+    const std::string rows = slurp(m_dir / "s" / "results.csv");
+    EXPECT_EQ(rows.rfind("point,clusters.little.freq,clusters.little.freq_hz,workload.threads.1.cpu_relax,core,", 0), 0u) << rows;
+    EXPECT_NE(rows.find("\n0,832MHz,832000000,yield,little.2,"), std::string::npos) << rows;
+    EXPECT_NE(rows.find("\n3,1.248GHz,1248000000,wfe_backoff,big.3,"), std::string::npos) << rows;
+    EXPECT_EQ(std::count(rows.begin(), rows.end(), '\n'), 1 + 4 * 2);  // 4 points x 2 busy cores
+}
+
+TEST_F(Cli, ARegionOpenAtTheEndIsReportedNotDropped) {
+    // At 1 GHz: `closed` takes exactly 100 cycles = 100 ns; `open` never ends.
+    write("regions.s", ".text\nmain:\n    region closed\n    work 100\n    endregion\n    region open\n    work 5000000\n"
+                       "    endregion\n    halt\n");
+    write("regions.yaml", "clusters:\n  c: {freq: 1GHz, cores: 1, core: cortex-a53}\ntimer: {freq: 1.92MHz, evnti: 8}\n"
+                          "interconnect: {freq: 500MHz}\nrun: {duration: 1ms}\n"
+                          "workload: {program: regions.s, threads: [{core: c.0}]}\n");
+    const auto r = run({"run", "regions.yaml", "--out", "r"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("open (open at the end)"), std::string::npos) << r.out;
+    const json c = read_json("r/result.json")["cores"][0];
+    EXPECT_EQ(c["regions"]["closed"]["hit"], 1);
+    EXPECT_DOUBLE_EQ(c["regions"]["closed"]["avg_ns"].get<double>(), 100.0);
+    EXPECT_FALSE(c["regions"].contains("open"));  // not a whole sample of its time
+    ASSERT_EQ(c["regions_open_at_end"].size(), 1u);
+    EXPECT_EQ(c["regions_open_at_end"][0]["region"], "open");
+    // Entered 100 ns in (after `closed`), open until the end at 1 ms.
+    EXPECT_DOUBLE_EQ(c["regions_open_at_end"][0]["open_ns"].get<double>(), 1e6 - 100.0);
+}
+
+// ---- plots for every run (finding 6) ---------------------------------------
+
+TEST_F(Cli, PlotsStayBoundedForManyCoresAndShowTrafficWithoutLocks) {
+    std::string cfg = "clusters:\n  a: {freq: 2GHz, cores: 256, core: cortex-a55}\n  b: {freq: 2GHz, cores: 256, core: cortex-a55}\n"
+                      "timer: {freq: 25MHz, evnti: 8}\ninterconnect: {freq: 1GHz}\nrun: {duration: 20us}\n"
+                      "workload:\n  program: locks/ticket_lse.s\n  threads:\n";
+    for (const char* c : {"a", "b"})
+        for (int i = 0; i < 256; ++i) cfg += "    - {core: " + std::string(c) + "." + std::to_string(i) + "}\n";
+    write("many.yaml", cfg);
+    ASSERT_EQ(run({"run", "many.yaml", "-q", "--out", "m"}).status, 0);
+    const auto p = run({"plot", "m"});
+    ASSERT_EQ(p.status, 0) << p.err;
+    for (const char* f : {"share", "wait_histogram", "lines"}) {
+        const std::string png = slurp(m_dir / "m" / (std::string(f) + ".png"));
+        ASSERT_GE(png.size(), 24u) << f;
+        // PNG width: bytes 16..19 of the IHDR chunk, big-endian.
+        const unsigned w = (static_cast<unsigned char>(png[16]) << 24) | (static_cast<unsigned char>(png[17]) << 16) |
+                           (static_cast<unsigned char>(png[18]) << 8) | static_cast<unsigned char>(png[19]);
+        EXPECT_LE(w, 1920u) << f;
+        EXPECT_GE(w, 600u) << f;
+    }
+    // 512 cores: the legend names the clusters, not each core.
+    const std::string svg = slurp(m_dir / "m" / "wait_histogram.svg");
+    EXPECT_NE(svg.find("a: 256 cores"), std::string::npos);
+    EXPECT_EQ(svg.find("a.17 @"), std::string::npos);
+    // False sharing takes no lock: the traffic of its line and its regions, no empty share plot.
+    ASSERT_EQ(run({"run", "teaching/false_sharing.yaml", "--duration", "1ms", "-q", "--out", "f"}).status, 0);
+    ASSERT_EQ(run({"plot", "f"}).status, 0);
+    EXPECT_FALSE(fs::exists(m_dir / "f" / "share.png"));
+    EXPECT_NE(slurp(m_dir / "f" / "lines.svg").find("counters"), std::string::npos);
+    EXPECT_NE(slurp(m_dir / "f" / "regions.svg").find("increments"), std::string::npos);
 }

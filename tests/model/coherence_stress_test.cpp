@@ -163,7 +163,7 @@ TEST(Arbitration, FifoServesInArrivalOrder) { EXPECT_EQ(last_writer("fifo"), 0u)
 TEST(Arbitration, FixedPriorityServesTheLowerCoreFirst) { EXPECT_EQ(last_writer("fixed_priority"), 1u); }
 
 // The printed protocol table is the one the simulator runs: every cell the
-// random tester drives appears in `cohsim protocol --table` as an executable
+// random tester drives appears in `cohsim protocol` as an executable
 // cell (never "—") with its count, and the run drives a good part of the table.
 TEST(ProtocolTable, EveryDrivenCellIsPrintedAsExecutable) {
     const auto r = run_random_tester(3000, 11, {"interconnect.far_atomics=false"});

@@ -220,7 +220,7 @@ TEST(ProtocolTable, HomeEntryBookkeeping) {
     EXPECT_TRUE(h.consistent());
 }
 
-// `cohsim protocol --table` round-trips: each printed cell, read back (next
+// `cohsim protocol` round-trips: each printed cell, read back (next
 // state and actions, or stall, or impossible), is the table's cell.
 TEST(ProtocolMarkdown, EveryPrintedCellReadsBackAsTheTablesCell) {
     const std::string md = cache_table_markdown();

@@ -1,0 +1,69 @@
+#!/bin/sh
+# The installed form of cohsim works on its own (issue: "a tool people
+# install"): `cmake --install` into a temporary prefix, the prefix moved
+# elsewhere (the binary must find its data relative to itself), the source
+# and build trees hidden (a private mount namespace with empty folders over
+# them, where `unshare` is allowed; otherwise the binary is only checked to
+# hold no path of them), then run, a shipped config by its short name, a
+# teaching config, validate --quick, plot and report, all from an unrelated
+# directory. Last, `cpack` makes a .deb holding the same layout.
+# Usage: installed_layout.sh SOURCE_DIR BUILD_DIR
+set -eu
+src=$(cd "$1" && pwd)
+build=$(cd "$2" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+cmake --install "$build" --prefix "$tmp/prefix" > "$tmp/install.log"
+mv "$tmp/prefix" "$tmp/moved"
+p="$tmp/moved"
+for f in bin/cohsim share/cohsim/configs/default.yaml share/cohsim/configs/platforms/asr_4xa53_4xa73.yaml \
+         share/cohsim/configs/calibration/cases.yaml share/cohsim/configs/teaching/false_sharing.yaml \
+         share/cohsim/workloads/locks/loop.s share/cohsim/scripts/plot.py share/cohsim/scripts/report.py \
+         share/doc/cohsim/README.md share/doc/cohsim/LICENSE; do
+  [ -e "$p/$f" ] || fail "the install has no $f"
+done
+# No path of the source or build tree is compiled into the binary.
+if grep -a -q -F "$src/" "$p/bin/cohsim"; then fail "bin/cohsim holds the source path $src"; fi
+
+mkdir "$tmp/elsewhere"
+cat > "$tmp/steps.sh" <<STEPS
+set -eu
+cd "$tmp/elsewhere"
+unset COHSIM_DATA_DIR COHSIM_INCLUDE_PATH
+c="$p/bin/cohsim"
+\$c run --duration 1ms -q --out default
+\$c run platforms/asr_4xa53_4xa73.yaml --duration 1ms -q --out platform 2>/dev/null
+\$c run configs/teaching/false_sharing.yaml --duration 1ms -q --out teaching
+\$c run teaching/false_sharing.yaml --duration 1ms -q --out teaching2
+\$c validate --quick --out v > v.txt
+\$c plot default > plot.txt
+\$c report default > report.txt
+test -s default/share.svg && test -s default/report.html && test -s teaching/result.json
+grep -q 'passed, 0 failed' v.txt
+STEPS
+if unshare -m true 2>/dev/null; then
+  # The source and build trees out of reach: empty folders mounted over them.
+  unshare -m sh -c "mount -t tmpfs none '$src' && { [ '$build' = '$src' ] || mount -t tmpfs none '$build' 2>/dev/null || true; } && ls '$src' | wc -l | grep -qx 0 && sh '$tmp/steps.sh'" \
+    || fail "the installed cohsim failed with the source tree hidden"
+  echo "ran with the source tree hidden"
+else
+  sh "$tmp/steps.sh" || fail "the installed cohsim failed"
+  echo "unshare not allowed here: ran with the source tree in place (the binary holds no path of it)"
+fi
+grep -q 'passed, 0 failed' "$tmp/elsewhere/v.txt" || fail "validate --quick: $(cat "$tmp/elsewhere/v.txt")"
+
+# The .deb: the same files under /usr.
+if command -v dpkg-deb > /dev/null && command -v dpkg-shlibdeps > /dev/null; then
+  (cd "$build" && cpack -G DEB -B "$tmp/deb" > "$tmp/cpack.log" 2>&1) || { cat "$tmp/cpack.log"; fail "cpack -G DEB failed"; }
+  deb=$(ls "$tmp"/deb/cohsim_*.deb)
+  dpkg-deb -c "$deb" > "$tmp/deb.txt"
+  for f in ./usr/bin/cohsim ./usr/share/cohsim/configs/default.yaml ./usr/share/cohsim/scripts/plot.py \
+           ./usr/share/doc/cohsim/LICENSE; do
+    grep -q " $f\$" "$tmp/deb.txt" || fail "the .deb has no $f"
+  done
+  dpkg-deb -f "$deb" Depends | grep -q libsystemc || fail "the .deb does not depend on SystemC's library: $(dpkg-deb -f "$deb" Depends)"
+  echo "built $(basename "$deb")"
+fi
+echo "installed layout OK"
