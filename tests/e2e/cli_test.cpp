@@ -456,6 +456,17 @@ TEST_F(Cli, PlotDrawsPngAndSvg) {
         EXPECT_NE(svg.find("little 1.248 GHz, big 1.8 GHz"), std::string::npos) << f;
     }
     EXPECT_NE(slurp(m_dir / "f" / "share.svg").find("1.248 GHz"), std::string::npos);
+    // A thread's cpu_relax other than yield is in the title: the yield and wfe_backoff plots differ.
+    ASSERT_EQ(run({"run", "--duration", "2ms", "-q", "--out", "w", "--set", "workload.threads.1.cpu_relax=wfe_backoff"}).status, 0);
+    ASSERT_EQ(run({"plot", "w"}).status, 0);
+    EXPECT_NE(slurp(m_dir / "w" / "share.svg").find("big.3 wfe_backoff"), std::string::npos);
+    EXPECT_EQ(slurp(m_dir / "f" / "share.svg").find("wfe_backoff"), std::string::npos);
+    // The interpreter comes from $COHSIM_PYTHON when set (not a path compiled in).
+    setenv("COHSIM_PYTHON", "/nonexistent/python3", 1);
+    const auto np = run({"plot", "w"});
+    unsetenv("COHSIM_PYTHON");
+    EXPECT_NE(np.status, 0);
+    EXPECT_NE(np.err.find("cannot run /nonexistent/python3"), std::string::npos) << np.err;
     const auto bad = run({"plot", "nowhere"});
     EXPECT_EQ(bad.status, 2);
     EXPECT_NE(bad.err.find("nowhere/result.json: no such file"), std::string::npos) << bad.err;
