@@ -1,6 +1,7 @@
 // The random tester at length (label "soak": run with COHSIM_SOAK=1).
 #include <gtest/gtest.h>
 
+#include "random_program.h"
 #include "stress.h"
 
 using namespace cohsim::testing;
@@ -14,3 +15,17 @@ TEST_P(Soak, RandomTesterMillionOps) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Seeds, Soak, ::testing::Values(2, 3, 4, 5));
+
+// The random program tester at length: 100 more random platforms, 50 000
+// operations per core each (random_program.h).
+class SoakRandomProgram : public ::testing::TestWithParam<std::uint64_t> {};
+
+TEST_P(SoakRandomProgram, InvariantsAndDataHoldOnARandomPlatform) {
+    const auto r = cohsim::testing::run_random_program(GetParam(), 50'000);
+    EXPECT_EQ(r.failure, "") << "platform:" << r.platform;
+    EXPECT_EQ(r.finished, r.cores);
+    RecordProperty("instructions", std::to_string(r.instructions));
+    RecordProperty("way_stalls", std::to_string(r.way_stalls));
+}
+
+INSTANTIATE_TEST_SUITE_P(Seeds, SoakRandomProgram, ::testing::Range<std::uint64_t>(1000, 1100));

@@ -1,0 +1,40 @@
+// The random program tester (random_program.h), short: 40 random platforms,
+// 4000 operations per core each, every check of the header. The long run
+// is in soak_test.cpp (label "soak").
+#include <gtest/gtest.h>
+
+#include "random_program.h"
+
+using namespace cohsim::testing;
+
+class RandomProgram : public ::testing::TestWithParam<std::uint64_t> {};
+
+TEST_P(RandomProgram, InvariantsAndDataHoldOnARandomPlatform) {
+    const auto r = run_random_program(GetParam(), 4000);
+    EXPECT_EQ(r.failure, "") << "platform:" << r.platform;
+    EXPECT_EQ(r.finished, r.cores);
+    EXPECT_GE(r.instructions, 4000u * r.cores);
+    RecordProperty("instructions", std::to_string(r.instructions));
+    RecordProperty("way_stalls", std::to_string(r.way_stalls));
+}
+
+INSTANTIATE_TEST_SUITE_P(Seeds, RandomProgram, ::testing::Range<std::uint64_t>(1, 41));
+
+// The shape of the "no way to evict" crash on purpose: direct-mapped L1s and
+// 8 loads in flight on every random platform of a few seeds. The extra
+// misses must wait for a way (way_stalls counts them) and all checks hold.
+class RandomProgramWayStalls : public ::testing::TestWithParam<std::uint64_t> {};
+
+TEST_P(RandomProgramWayStalls, MoreMissesInFlightThanWays) {
+    unsigned n_cores = 0, n_clusters = 0;
+    random_platform(GetParam(), n_cores, n_clusters);
+    std::vector<std::string> extra;
+    for (unsigned k = 0; k < n_clusters; ++k)
+        for (const char* s : {".l1={size: 1KiB, ways: 1, hit_latency: 3cycles}", ".timing.outstanding_misses=8"})
+            extra.push_back("clusters.c" + std::to_string(k) + s);
+    const auto r = run_random_program(GetParam(), 1500, extra);
+    EXPECT_EQ(r.failure, "") << "platform:" << r.platform;
+    EXPECT_GT(r.way_stalls, 0u) << "platform:" << r.platform;
+}
+
+INSTANTIATE_TEST_SUITE_P(Seeds, RandomProgramWayStalls, ::testing::Values(3, 4, 5));
