@@ -286,9 +286,14 @@ const std::string& standard_input() {
 
 platform_config load_platform(const std::string& file, const std::vector<std::pair<std::string, std::string>>& overrides,
                               bool calibrated) {
-    cfg::node root = file.empty()  ? cfg::load_text(default_config_yaml, default_config_name, ".")
-                     : file == "-" ? cfg::load_text(standard_input(), "<stdin>", ".")
-                                   : cfg::load_file(file);
+    return load_platform_tree(file.empty()  ? cfg::load_text(default_config_yaml, default_config_name, ".")
+                              : file == "-" ? cfg::load_text(standard_input(), "<stdin>", ".")
+                                            : cfg::load_file(file),
+                              overrides, calibrated);
+}
+
+platform_config load_platform_tree(cfg::node root, const std::vector<std::pair<std::string, std::string>>& overrides,
+                                   bool calibrated) {
     calibration_blocks blocks;
     take_blocks(root, "", blocks);
     auto priors = apply_ranges(root, blocks, calibrated);

@@ -74,6 +74,9 @@ struct platform_config {
 platform_config load_platform(const std::string& file,
                               const std::vector<std::pair<std::string, std::string>>& overrides,
                               bool calibrated = true);
+// The same from a parsed config (cfg::load_text: a config given as text).
+platform_config load_platform_tree(cfg::node root, const std::vector<std::pair<std::string, std::string>>& overrides,
+                                   bool calibrated = true);
 // The effective config: every key with its value, the uncertain ones written
 // NOMINAL ~ LO..HI as in the file.
 cfg::node effective_config(const platform_config& c);

@@ -488,6 +488,7 @@ public:
         for (const auto& [name, v] : n->entries) {
             const std::string p = join_path(path, name);
             if (v.k != node::kind::scalar) throw config_error(v.loc, p, std::string("found ") + v.kind_name(), "an integer");
+            const source_loc& at = v.loc;  // (a structured binding is not captured by a lambda before C++20)
             auto integer = [&](const std::string& text) -> long long {
                 try {
                     std::size_t used = 0;
@@ -495,7 +496,7 @@ public:
                     if (used != text.size()) throw std::invalid_argument("trailing");
                     return x;
                 } catch (const std::exception&) {
-                    throw config_error(v.loc, p, "'" + text + "' is not an integer", "an integer, e.g. 10000 or 0x10000");
+                    throw config_error(at, p, "'" + text + "' is not an integer", "an integer, e.g. 10000 or 0x10000");
                 }
             };
             std::string nominal, lo_text, hi_text;

@@ -12,6 +12,10 @@ using cfg::config_error;
 std::map<std::string, std::vector<trace_op>> read_trace(const std::string& file) {
     std::ifstream in(file);
     if (!in) throw config_error({file, 0, 0}, "", std::string("cannot read trace: ") + std::strerror(errno), "a readable trace file");
+    return parse_trace(in, file);
+}
+
+std::map<std::string, std::vector<trace_op>> parse_trace(std::istream& in, const std::string& file) {
     static const std::map<std::string, trace_op::kind_t> ops = {
         {"ld", trace_op::ld},       {"st", trace_op::st},   {"ldx", trace_op::ldx},   {"stx", trace_op::stx},
         {"ldadd", trace_op::ldadd}, {"swp", trace_op::swp}, {"ldset", trace_op::ldset}, {"cas", trace_op::cas},

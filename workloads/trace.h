@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <istream>
 #include <map>
 #include <string>
 #include <vector>
@@ -37,6 +38,8 @@ struct trace_op {
 
 // Per core id, its operations. Throws cfg::config_error naming FILE:LINE:COL.
 std::map<std::string, std::vector<trace_op>> read_trace(const std::string& file);
+// The same from a stream; `file` names it in messages.
+std::map<std::string, std::vector<trace_op>> parse_trace(std::istream& in, const std::string& file);
 
 // Replays `ops` on `c` (call from the core's program).
 void replay(core& c, const std::vector<trace_op>& ops, lock_metrics* metrics, mutex_checker* mutex);

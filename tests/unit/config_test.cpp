@@ -311,9 +311,11 @@ TEST_F(ConfigTest, ParamsListEveryLeafOnce) {
     // The program's help names every lock of the built-in library (it once named 2 of them).
     const auto* prog = find("workload.program");
     ASSERT_NE(prog, nullptr);
-    for (const auto& [name, text] : asmx::library())
-        if (name.rfind("locks/", 0) == 0 && name.size() > 2 && name.compare(name.size() - 2, 2, ".s") == 0)
+    for (const auto& [name, text] : asmx::library()) {
+        if (name.rfind("locks/", 0) == 0 && name.size() > 2 && name.compare(name.size() - 2, 2, ".s") == 0) {
             EXPECT_NE(prog->description.find(name.substr(6)), std::string::npos) << name;
+        }
+    }
     const auto* freq = find("clusters.<cluster>.freq");
     ASSERT_NE(freq, nullptr);
     EXPECT_EQ(freq->type, "frequency");
