@@ -663,7 +663,10 @@ private:
         }
         auto mf = memory_mnemonics().find(m);
         if (mf == memory_mnemonics().end())
-            fail(st.mnemonic_loc, st, "unknown instruction '" + m + "'", "an instruction listed in workloads/program.h");
+            fail(st.mnemonic_loc, st, "unknown instruction '" + m + "'", "one of cohsim's instructions (README, Workloads): ldr/str (b, h), ldar/stlr, ldxr/ldaxr/stxr/stlxr, "
+                 "cas, ldadd, swp, ldset (a, l, al; b, h), stadd/staddl, prfm, dmb/dsb, wfe/sev/sevl/yield/nop, "
+                 "add/sub/and/orr/eor/lsl/lsr/ror/mov/cmp/adr, b/b.cond/cbz/cbnz/tbz/tbnz/bl/ret, "
+                 "work/mark/region/endregion/halt");
         memory(st, i, m, mf->second);
     }
 

@@ -77,7 +77,13 @@ void interpreter::run() {
 void interpreter::run_program() {
     std::size_t pc = m_prog.entry;
     for (;;) {
-        if (pc >= m_prog.code.size()) return;  // ran off the end: the core idles
+        // Past the last instruction: a function without its ret, or a program
+        // without its halt. Real code would run on into whatever follows.
+        if (pc >= m_prog.code.size()) {
+            if (m_prog.code.empty()) return;
+            fault(m_prog.code.back(), "execution ran past the last instruction of the program (a function "
+                                      "missing its ret, or a program missing its halt)");
+        }
         const insn& i = m_prog.code[pc];
         // A loop whose instructions all cost nothing would never let simulated
         // time pass (the run would hang): stop it with the reason.

@@ -1393,3 +1393,23 @@ TEST_F(Cli, PlotsStayBoundedForManyCoresAndShowTrafficWithoutLocks) {
     EXPECT_NE(slurp(m_dir / "f" / "lines.svg").find("counters"), std::string::npos);
     EXPECT_NE(slurp(m_dir / "f" / "regions.svg").find("increments"), std::string::npos);
 }
+
+// ---- programs that end badly (issue 16's findings) -------------------------
+
+TEST_F(Cli, AFunctionMissingItsRetStopsTheRunAtItsLastInstruction) {
+    // spin_unlock has no ret: the core would run on into whatever follows.
+    write("noret.s", ".include \"locks/loop.s\"\n.data\n.shared\n.align 64\nlock: .word 0\n.text\nspin_lock:\n"
+                     "    ldaxr w1, [x0]\n    ret\nspin_unlock:\n    stlr wzr, [x0]\n");
+    write("noret.yaml", std::string(good) + "workload: {program: noret.s, threads: [{core: little.0}]}\n");
+    const auto r = run({"run", "noret.yaml", "-q"});
+    EXPECT_EQ(r.status, 1) << r.err;
+    EXPECT_NE(r.err.find("noret.s:11:5: stlr wzr, [x0]: execution ran past the last instruction of the program "
+                         "(a function missing its ret, or a program missing its halt) (core little.0)"),
+              std::string::npos)
+        << r.err;
+    // An unknown mnemonic names the instructions there are, not a source file.
+    write("bad.s", ".text\nmain:\n    ldclr x1, x2, [x0]\n    halt\n");
+    write("bad.yaml", std::string(good) + "workload: {program: bad.s, threads: [{core: little.0}]}\n");
+    expect_bad({"run", "bad.yaml"}, "bad.s:3:5: ldclr x1, x2, [x0]: unknown instruction 'ldclr' (expected one of cohsim's "
+                                    "instructions (README, Workloads): ldr/str (b, h)");
+}
