@@ -1224,27 +1224,20 @@ std::string my_ticket(const std::string& loop_include, const std::string& functi
     return ".include \"" + loop_include + "\"\n.data\n.shared\n.align 64\nlock: .word 0\n.text\n.include \"" +
            functions_include + "\"\n";
 }
-const char* const my_config = R"(clusters:
-  little: {freq: 832MHz, cores: 1, core: cortex-a53}
-  big: {freq: 1.8GHz, cores: 1, core: cortex-a73}
-timer: {freq: 1.92MHz, evnti: 8}
-interconnect: {freq: 533MHz}
-run: {duration: 1ms}
-workload:
-  program: mine.s
-  params: {INSIDE: 200, OUTSIDE: 300}
-  threads: [{core: little.0}, {core: big.0}]
-)";
+// The fixture's two-core platform running `program` on both cores.
+std::string lock_config(const std::string& program) {
+    return std::string(good) + "workload:\n  program: " + program +
+           "\n  params: {INSIDE: 200, OUTSIDE: 300}\n  threads: [{core: little.0}, {core: big.0}]\n";
+}
 }  // namespace
 
 TEST_F(Cli, IncludesResolveTheSameFromEveryDirectoryRerunAndSweepPoint) {
     fs::create_directories(m_dir / "my");
-    const std::string reference_cfg = write("ref.yaml", std::string(my_config).replace(
-                                                            std::string(my_config).find("mine.s"), 6, "locks/ticket_llsc.s"));
+    const std::string reference_cfg = write("ref.yaml", lock_config("locks/ticket_llsc.s"));
     ASSERT_EQ(run({"run", reference_cfg, "-q", "--out", "ref"}).status, 0);
     const std::string expected = slurp(m_dir / "ref" / "cores.csv");
     ASSERT_NE(expected.find("little.0"), std::string::npos);
-    write("my/mine.yaml", my_config);
+    write("my/mine.yaml", lock_config("mine.s"));
     // The library by its name and by lib:, from the config's directory and from elsewhere.
     for (const auto& [loop, functions] : std::vector<std::pair<std::string, std::string>>{
              {"locks/loop.s", "locks/ticket_functions.inc"}, {"lib:locks/loop.s", "lib:locks/ticket_functions.inc"}}) {
