@@ -2,7 +2,7 @@
 # Installs everything cohsim needs to build and test, from Debian 12's
 # packages only. Idempotent: installs nothing when all is present.
 set -eu
-PKGS="g++ clang libclang-rt-14-dev cmake make pkg-config dpkg-dev chromium libsystemc-dev libyaml-cpp-dev libspdlog-dev
+PKGS="g++ clang libclang-rt-14-dev rumur cmake make pkg-config dpkg-dev chromium libsystemc-dev libyaml-cpp-dev libspdlog-dev
 libboost-program-options-dev libboost-context-dev libgtest-dev nlohmann-json3-dev python3 python3-matplotlib
 slurm-wlm munge"
 missing=""
