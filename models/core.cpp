@@ -376,6 +376,12 @@ void core::barrier() {
     work(m_params.barrier_latency);
 }
 
+void core::clrex() {
+    drain_loads();
+    sync();
+    if (m_mem) m_mem->clear_exclusive(m_agent);
+}
+
 void core::sev() {
     sync();
     if (m_obs.trace) m_obs.trace->instant(timeline_observer::group::cores, m_id + " memory", "SEV", kernel::now());

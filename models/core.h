@@ -181,6 +181,9 @@ public:
     void wfe();
     void sev();
     void sevl() { m_event_register = true; }
+    // CLREX: opens the local exclusive monitor, after the loads in flight
+    // (an LDXR still outstanding would arm it again).
+    void clrex();
     // The core's own notion of now: simulated time plus what it has run ahead.
     duration local_time() const;
 

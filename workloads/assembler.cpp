@@ -521,7 +521,7 @@ private:
     void decode(const stmt& st, insn& i) {
         const std::string& m = st.mnemonic;
         static const std::map<std::string, op> simple = {{"nop", op::nop}, {"yield", op::yield}, {"wfe", op::wfe},
-                                                         {"sev", op::sev}, {"sevl", op::sevl}, {"halt", op::halt},
+                                                         {"sev", op::sev}, {"sevl", op::sevl}, {"clrex", op::clrex}, {"halt", op::halt},
                                                          {"ret", op::ret}, {"endregion", op::endregion}};
         if (auto it = simple.find(m); it != simple.end()) {
             need(st, 0, m);
@@ -664,7 +664,7 @@ private:
         auto mf = memory_mnemonics().find(m);
         if (mf == memory_mnemonics().end())
             fail(st.mnemonic_loc, st, "unknown instruction '" + m + "'", "one of cohsim's instructions (README, Workloads): ldr/str (b, h), ldar/stlr, ldxr/ldaxr/stxr/stlxr, "
-                 "cas, ldadd, swp, ldset (a, l, al; b, h), stadd/staddl, prfm, dmb/dsb, wfe/sev/sevl/yield/nop, "
+                 "cas, ldadd, swp, ldset (a, l, al; b, h), stadd/staddl, prfm, dmb/dsb, clrex, wfe/sev/sevl/yield/nop, "
                  "add/sub/and/orr/eor/lsl/lsr/ror/mov/cmp/adr, b/b.cond/cbz/cbnz/tbz/tbnz/bl/ret, "
                  "work/mark/region/endregion/halt");
         memory(st, i, m, mf->second);

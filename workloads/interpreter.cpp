@@ -106,6 +106,7 @@ void interpreter::run_program() {
             case op::wfe: m_core.wfe(); break;
             case op::sev: m_core.sev(); break;
             case op::sevl: m_core.sevl(); break;
+            case op::clrex: m_core.clrex(); break;
             case op::barrier: m_core.barrier(); break;
             case op::work:
                 if (!i.has_imm && reg(i.rn) > max_work_cycles)

@@ -17,7 +17,7 @@
 //   .byte/.hword/.word/.quad v   1/2/4/8-byte data; .space N zero bytes
 // Instructions: ldr/str (b/h/w/x by suffix and register), ldar/stlr,
 // ldxr/ldaxr/stxr/stlxr, cas/casa/casl/casal, ldadd/swp/ldset with a/l/al
-// forms, stadd/staddl, prfm pstl1strm|pstl1keep, dmb/dsb, wfe/sev/sevl/
+// forms, stadd/staddl, prfm pstl1strm|pstl1keep, dmb/dsb, clrex, wfe/sev/sevl/
 // yield/nop, add/sub/and/orr/eor/lsl/lsr/ror/mov/cmp/adr, b, b.cond,
 // cbz/cbnz, tbz/tbnz, bl/ret.
 // Simulator directives (written as instructions):
@@ -42,7 +42,7 @@
 namespace cohsim::asmx {
 
 enum class op : std::uint8_t {
-    nop, yield, wfe, sev, sevl, barrier, work, mark, region, endregion, halt,
+    nop, yield, wfe, sev, sevl, clrex, barrier, work, mark, region, endregion, halt,
     mov, add, sub, and_, orr, eor, lsl, lsr, ror, cmp, adr,
     b, bcond, cbz, cbnz, tbz, tbnz, bl, ret,
     ldr, str, ldar, stlr, ldxr, stxr, cas, ldadd, swp, ldset, prfm

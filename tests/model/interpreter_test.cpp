@@ -151,6 +151,16 @@ TEST(Interpreter, MemoryExclusivesAndAtomics) {
         swp x18, x19, [x0]      // v = 1, x19 = 0x117
         stadd x18, [x0]         // v = 2
         ldar x20, [x0]
+        ldxr x21, [x0]
+        clrex                   // opens the monitor: the STXR fails, v stays 2
+        add x21, x21, #40
+        stxr w22, x21, [x0]
+        ldr x23, [x0]
+        ldxr x24, [x0]
+        clrex
+        ldxr x24, [x0]          // a new reservation after CLREX: succeeds
+        stxr w25, xzr, [x0]
+        ldr x26, [x0]
         halt
     )", sys);
     EXPECT_EQ(r.x[1], 0x1122334455667788u);
@@ -166,6 +176,10 @@ TEST(Interpreter, MemoryExclusivesAndAtomics) {
     EXPECT_EQ(r.x[17], 23u);
     EXPECT_EQ(r.x[19], 0x117u);
     EXPECT_EQ(r.x[20], 2u);
+    EXPECT_EQ(r.x[22], 1u);  // CLREX: the store-exclusive fails ...
+    EXPECT_EQ(r.x[23], 2u);  // ... and writes nothing
+    EXPECT_EQ(r.x[25], 0u);
+    EXPECT_EQ(r.x[26], 0u);
 }
 
 TEST(Interpreter, WorkAdvancesOnlyLocalTime) {
