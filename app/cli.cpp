@@ -22,6 +22,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "app/litmus.h"
 #include "app/murphi.h"
 #include "models/coherence_protocol.h"
 #include "sim/files.h"
@@ -72,7 +73,10 @@ commands:
   plot RUN_DIR     draw a run's wait histograms and shares (PNG and SVG)
   report DIR       one self-contained HTML page of a run or sweep, to share
   protocol         print the coherence protocol's tables as the simulator runs
-                   them (Markdown), optionally with a run's transition counts
+                   them (Markdown), optionally with a run's transition counts;
+                   --murphi: a model of it for the rumur model checker
+  litmus FILE      run a herd7-format AArch64 litmus test many times under
+                   timing variation; the final states seen, with counts
   validate         run the calibration cases (configs/calibration/) and print
                    measured against simulated, pass/fail per check; --bands
                    judges each measured figure against an ensemble's band
@@ -750,7 +754,8 @@ int cli_main(int argc, const char* const* argv) {
         if (cmd == "predict") return cmd_predict(args);
         if (cmd == "calibrate") return cmd_calibrate(args);
         if (cmd == "protocol") return cmd_protocol(args);
-        throw usage_error("unknown command '" + cmd + "' (expected run, config, params, sweep, predict, validate, calibrate, plot, report or protocol)");
+        if (cmd == "litmus") return cmd_litmus(args);
+        throw usage_error("unknown command '" + cmd + "' (expected run, config, params, sweep, predict, validate, calibrate, plot, report, protocol or litmus)");
     } catch (const usage_error& e) {
         std::cerr << "cohsim: " << e.what() << "\nTry 'cohsim --help' or 'cohsim COMMAND --help'.\n";
         return exit_bad_input;

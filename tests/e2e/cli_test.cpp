@@ -248,7 +248,7 @@ TEST_F(Cli, HelpTeachesEveryCommand) {
     const auto top = run({"--help"});
     EXPECT_EQ(top.status, 0);
     EXPECT_NE(top.out.find("examples:"), std::string::npos);
-    for (const char* cmd : {"run", "config", "params", "validate", "plot", "sweep", "protocol"}) {
+    for (const char* cmd : {"run", "config", "params", "validate", "plot", "sweep", "protocol", "litmus"}) {
         const auto r = run({cmd, "--help"});
         EXPECT_EQ(r.status, 0) << cmd;
         EXPECT_NE(r.out.find("usage: cohsim " + std::string(cmd)), std::string::npos) << r.out;
@@ -1405,4 +1405,72 @@ TEST_F(Cli, AFunctionMissingItsRetStopsTheRunAtItsLastInstruction) {
     write("bad.yaml", std::string(good) + "workload: {program: bad.s, threads: [{core: little.0}]}\n");
     expect_bad({"run", "bad.yaml"}, "bad.s:3:5: ldclr x1, x2, [x0]: unknown instruction 'ldclr' (expected one of cohsim's "
                                     "instructions (README, Workloads): ldr/str (b, h)");
+}
+
+// ---- cohsim litmus -------------------------------------------------------------
+
+// Every shipped litmus test agrees with the verdict its comment derives from
+// the Arm ARM (--check exits 1 otherwise), and the counts add up to the runs.
+TEST_F(Cli, ShippedLitmusTestsAgreeWithTheirVerdicts) {
+    int tests = 0;
+    for (const auto& f : fs::directory_iterator(fs::path(COHSIM_SOURCE_DIR) / "workloads" / "litmus")) {
+        const auto r = run({"litmus", f.path().string(), "--check", "--batches", "6", "--iterations", "100", "--json", "l.json"});
+        EXPECT_EQ(r.status, 0) << f.path() << "\n" << r.out << r.err;
+        EXPECT_NE(r.out.find("(the test's verdict): agrees"), std::string::npos) << r.out;
+        const json j = read_json("l.json");
+        EXPECT_EQ(j["positive"].get<int>() + j["negative"].get<int>(), 600) << f.path();
+        int sum = 0;
+        for (const auto& s : j["states"]) sum += s["count"].get<int>();
+        EXPECT_EQ(sum, 600);
+        EXPECT_EQ(j["placements"].size(), 6u);
+        ++tests;
+    }
+    EXPECT_EQ(tests, 11);
+}
+
+// The check can fail: a plain (not atomic) increment loses updates, so a
+// test that claims it never does is contradicted, with exit status 1; and the
+// same seed gives the same histogram.
+TEST_F(Cli, LitmusCheckCatchesAWrongVerdictAndIsDeterministic) {
+    const std::string f = write("plain.litmus", R"(AArch64 PLAIN-INCREMENT
+(* expect: Never *)
+{ 0:X1=x; 1:X1=x; }
+ P0           | P1           ;
+ LDR W0,[X1]  | LDR W0,[X1]  ;
+ ADD W0,W0,#1 | ADD W0,W0,#1 ;
+ STR W0,[X1]  | STR W0,[X1]  ;
+exists (x=1)
+)");
+    const auto a = run({"litmus", f, "--check", "--batches", "4", "--iterations", "200", "--seed", "3"});
+    EXPECT_EQ(a.status, 1) << a.out << a.err;
+    EXPECT_NE(a.out.find("Observation PLAIN-INCREMENT Sometimes"), std::string::npos) << a.out;
+    EXPECT_NE(a.out.find("Expected Never (the test's verdict): CONTRADICTED"), std::string::npos) << a.out;
+    EXPECT_NE(a.out.find("*>x=1;"), std::string::npos) << a.out;  // the lost update, marked as the condition's
+    const auto b = run({"litmus", f, "--batches", "4", "--iterations", "200", "--seed", "3"});
+    EXPECT_EQ(b.status, 0);  // without --check a contradiction is reported, not an error
+    EXPECT_EQ(a.out, b.out);
+    const auto c = run({"litmus", f, "--batches", "4", "--iterations", "200", "--seed", "3", "--jobs", "1"});
+    EXPECT_EQ(a.out, c.out);  // any parallelism
+}
+
+TEST_F(Cli, LitmusBadInputs) {
+    const std::string ok = write("ok.litmus", "AArch64 T\n{ 0:X1=x; }\n P0 ;\n LDR W0,[X1] ;\nexists (0:X0=1)\n");
+    expect_bad({"litmus"}, "litmus needs a test file");
+    expect_bad({"litmus", "nowhere.litmus"}, "nowhere.litmus: no such file");
+    expect_bad({"litmus", write("x86.litmus", "X86 T\n{ }\n P0 ;\n MOV EAX,1 ;\nexists (0:EAX=1)\n")},
+               "x86.litmus:1:1: 'X86' tests are not supported (expected an AArch64 test");
+    expect_bad({"litmus", write("cells.litmus", "AArch64 T\n{ 0:X1=x; 1:X1=x; }\n P0 | P1 ;\n LDR W0,[X1] ;\nexists (x=1)\n")},
+               "cells.litmus:4:1: a row of 1 cells (expected 2 cells");
+    expect_bad({"litmus", write("reg.litmus", "AArch64 T\n{ 0:X1=x; }\n P0 ;\n LDR W21,[X1] ;\nexists (x=1)\n")},
+               "P0 uses W21 (expected registers X0 to X19");
+    expect_bad({"litmus", write("cond.litmus", "AArch64 T\n{ 0:X1=x; }\n P0 ;\n LDR W0,[X1] ;\nexists (2:X0=1)\n")},
+               "cond.litmus:5:1: thread 2 in '2:X0' (expected a thread from 0 to 0)");
+    expect_bad({"litmus", write("none.litmus", "AArch64 T\n{ 0:X1=x; }\n P0 ;\n LDR W0,[X1] ;\n")},
+               "none.litmus:5:1: no final condition (expected exists (...)");
+    expect_bad({"litmus", ok, "--cores", "big.9"}, "--cores: the platform has no core 'big.9'");
+    expect_bad({"litmus", ok, "--cores", "big.0,big.1"}, "--cores: 2 cores for 1 threads");
+    expect_bad({"litmus", ok, "--iterations", "0"}, "--iterations");
+    const auto r = run({"litmus", ok, "--batches", "1", "--iterations", "5"});
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("Positive: 0, Negative: 5"), std::string::npos) << r.out;
 }

@@ -1,0 +1,106 @@
+// The litmus format (workloads/litmus.h): parsing, conditions, the harness.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "sim/config_tree.h"
+#include "workloads/litmus.h"
+#include "workloads/program.h"
+
+using namespace cohsim;
+using namespace cohsim::litmus;
+
+namespace {
+
+const char* const mp = R"(AArch64 MP
+"message passing"
+(* expect: Never *)
+{ 0:X1=x; 0:X3=y; 1:X1=x; 1:X3=y; y=7; }
+ P0          | P1          ;
+ MOV W0,#1   | LDR W0,[X3] ;
+ STR W0,[X1] | LDR W2,[X1] ;
+ MOV W2,#1   | L:          ;
+ STR W2,[X3] | CBZ W0,L    ;
+locations [y;]
+exists (1:X0=1 /\ ~1:X2=1 \/ x=5)
+)";
+
+}  // namespace
+
+TEST(Litmus, ParsesTheHerdFormat) {
+    const test t = parse(mp, "mp.litmus");
+    EXPECT_EQ(t.name, "MP");
+    EXPECT_EQ(t.doc, "message passing");
+    EXPECT_EQ(t.expect, "Never");
+    ASSERT_EQ(t.threads(), 2);
+    EXPECT_EQ(t.code[0], (std::vector<std::string>{"MOV W0,#1", "STR W0,[X1]", "MOV W2,#1", "STR W2,[X3]"}));
+    EXPECT_EQ(t.code[1], (std::vector<std::string>{"LDR W0,[X3]", "LDR W2,[X1]", "L:", "CBZ W0,L"}));
+    EXPECT_EQ(t.locations, (std::vector<std::string>{"x", "y"}));
+    EXPECT_EQ(t.location_init.at("y"), 7u);
+    EXPECT_EQ(t.reg_init[1].at(3), "y");
+    EXPECT_EQ(t.q, quantifier::exists);
+    // observed: the condition's and `locations`', registers first
+    std::vector<std::string> obs;
+    for (const auto& o : t.observed) obs.push_back(o.text());
+    EXPECT_EQ(obs, (std::vector<std::string>{"1:X0", "1:X2", "x", "y"}));
+}
+
+TEST(Litmus, ConditionPrecedenceIsHerds) {
+    // /\ binds tighter than \/; ~ tighter than /\ (worked by hand)
+    const test t = parse(mp, "mp.litmus");
+    auto eval = [&](std::uint64_t x0, std::uint64_t x2, std::uint64_t x, std::uint64_t y) {
+        return holds(*t.condition, t, outcome{x0, x2, x, y});
+    };
+    EXPECT_TRUE(eval(1, 0, 0, 0));   // 1:X0=1 and not 1:X2=1
+    EXPECT_FALSE(eval(1, 1, 0, 0));  // 1:X2=1
+    EXPECT_FALSE(eval(0, 0, 0, 0));
+    EXPECT_TRUE(eval(0, 1, 5, 0));   // x=5 alone
+    EXPECT_EQ(state_text(t, outcome{1, 0, 1, 7}), "1:X0=1; 1:X2=0; x=1; y=7;");
+}
+
+TEST(Litmus, ErrorsNameTheLine) {
+    auto message = [](const std::string& text) {
+        try {
+            parse(text, "t.litmus");
+        } catch (const cfg::config_error& e) {
+            return std::string(e.what());
+        }
+        return std::string("parsed");
+    };
+    EXPECT_NE(message("").find("t.litmus:1:1: the file is empty"), std::string::npos);
+    EXPECT_NE(message("AArch64 T\n P0 ;\n").find("no initial state"), std::string::npos);
+    EXPECT_NE(message("AArch64 T\n{ 0:X1=x; }\n P1 ;\n").find("t.litmus:3:1: column 0 is headed 'P1' (expected P0"), std::string::npos);
+    EXPECT_NE(message("AArch64 T\n{ 0:X1=x }\n P0 ;\n NOP ;\nexists (x=-1)\n").find("'-1' is not a value"), std::string::npos);
+    EXPECT_NE(message("AArch64 T\n(* expect: Maybe *)\n").find("expect: Maybe is no verdict"), std::string::npos);
+    EXPECT_NE(message("AArch64 T\n{ 0:X1=x; }\n P0 ;\n NOP ;\nexists (x=1\n").find("never closed"), std::string::npos);
+}
+
+// Every shipped test's harness assembles, with each thread's labels its own.
+TEST(Litmus, ShippedTestsHarnessesAssemble) {
+    int n = 0;
+    for (const auto& f : std::filesystem::directory_iterator(std::filesystem::path(COHSIM_SOURCE_DIR) / "workloads" / "litmus")) {
+        std::ifstream in(f.path());
+        std::stringstream ss;
+        ss << in.rdbuf();
+        const test t = parse(ss.str(), f.path().string());
+        EXPECT_FALSE(t.expect.empty()) << f.path() << ": every shipped test states its verdict";
+        harness_options o;
+        o.iterations = 3;
+        o.jitter = 10;
+        o.prewarm.assign(static_cast<std::size_t>(t.threads()), {});
+        for (auto& p : o.prewarm)
+            for (const auto& l : t.locations) p[l] = 2;
+        const std::string prog = harness_program(t, o);
+        const auto p = asmx::assemble_text(prog, f.path().filename().string());
+        for (int th = 0; th < t.threads(); ++th)
+            EXPECT_TRUE(p.labels.count("litmus_t" + std::to_string(th) + "_loop")) << f.path();
+        std::size_t results = 0;
+        for (const auto& s : p.symbols)
+            if (s.name == "litmus_results") results = 1;
+        EXPECT_EQ(results, 1u);
+        ++n;
+    }
+    EXPECT_EQ(n, 11);
+}
