@@ -22,39 +22,6 @@ using namespace cohsim::testing;
 
 namespace {
 
-constexpr std::uint64_t counter_addr = 0x4000;
-
-void lost_update(bool llsc, unsigned per_core) {
-    system_model sys(test_platform());
-    sys.memory().check_invariants(true);
-    std::vector<std::uint64_t> olds;
-    unsigned finished = 0;
-    for (const char* id : {"little.0", "little.1", "big.0", "big.1"}) {
-        sys.find_core(id)->set_program([&, llsc, per_core](core& c) {
-            for (unsigned i = 0; i < per_core; ++i) {
-                if (llsc) {
-                    std::uint64_t v;
-                    do {
-                        v = c.load_exclusive(counter_addr);
-                    } while (!c.store_exclusive(counter_addr, v + 1));
-                    olds.push_back(v);
-                } else {
-                    olds.push_back(c.atomic(atomic_op::add, counter_addr, 1));
-                }
-                c.work(cycles{20});
-            }
-            ++finished;
-        });
-    }
-    run_until_done(finished, 4);
-    ASSERT_EQ(finished, 4u) << "a core never finished: deadlock or livelock";
-    EXPECT_EQ(sys.memory().peek(counter_addr, 8), 4u * per_core);
-    std::sort(olds.begin(), olds.end());
-    std::vector<std::uint64_t> expect(4u * per_core);
-    std::iota(expect.begin(), expect.end(), 0);
-    EXPECT_EQ(olds, expect);
-}
-
 // Accelerated (false) and exact (true).
 class BothWays : public ::testing::TestWithParam<bool> {
 protected:

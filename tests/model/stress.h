@@ -1,7 +1,10 @@
 // Helpers for the stress tests (coherence_stress_test.cpp, soak_test.cpp).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <numeric>
+#include <vector>
 #include <map>
 #include <random>
 #include <string>
@@ -14,6 +17,44 @@ namespace cohsim::testing {
 // simulated time pass.
 inline void run_until_done(const unsigned& finished, unsigned want) {
     for (int i = 0; i < 10'000 && finished < want; ++i) run_for_fs(1'000'000'000'000ULL);
+}
+
+// Lost update: every core of the platform (`sets` applied to the test
+// platform: 2 + 2 cores unless they say otherwise) makes `per_core`
+// increments of one counter, by LDXR/STXR loops (`llsc`) or LDADD. The
+// counter must end at cores x per_core and the old values the increments saw
+// must be exactly {0 .. cores x per_core - 1}.
+constexpr std::uint64_t counter_addr = 0x4000;
+inline void lost_update(bool llsc, unsigned per_core, const std::vector<std::string>& sets = {}) {
+    system_model sys(test_platform(sets));
+    sys.memory().check_invariants(true);
+    std::vector<std::uint64_t> olds;
+    unsigned finished = 0;
+    const auto n = static_cast<unsigned>(sys.cores().size());
+    for (const auto& cp : sys.cores()) {
+        const_cast<core*>(cp.get())->set_program([&, llsc, per_core](core& c) {
+            for (unsigned i = 0; i < per_core; ++i) {
+                if (llsc) {
+                    std::uint64_t v;
+                    do {
+                        v = c.load_exclusive(counter_addr);
+                    } while (!c.store_exclusive(counter_addr, v + 1));
+                    olds.push_back(v);
+                } else {
+                    olds.push_back(c.atomic(atomic_op::add, counter_addr, 1));
+                }
+                c.work(cycles{20});
+            }
+            ++finished;
+        });
+    }
+    run_until_done(finished, n);
+    ASSERT_EQ(finished, n) << "a core never finished: deadlock or livelock";
+    EXPECT_EQ(sys.memory().peek(counter_addr, 8), std::uint64_t{n} * per_core);
+    std::sort(olds.begin(), olds.end());
+    std::vector<std::uint64_t> expect(std::size_t{n} * per_core);
+    std::iota(expect.begin(), expect.end(), 0);
+    EXPECT_EQ(olds, expect);
 }
 
 struct random_result {
@@ -31,7 +72,7 @@ struct random_result {
 // with every core's last.
 inline random_result run_random_tester(unsigned ops_per_core, std::uint64_t seed,
                                        const std::vector<std::string>& extra = {}, bool plain_stores = false) {
-    std::vector<std::string> sets = {"clusters.little.cores=4", "clusters.big.cores=4",
+    std::vector<std::string> sets = {"clusters.little.cores=4", "clusters.big.cores=4",  // `extra` may change them
                                      "clusters.little.l1={size: 1KiB, ways: 2, hit_latency: 3cycles}",
                                      "clusters.big.l1={size: 1KiB, ways: 2, hit_latency: 3cycles}",
                                      "clusters.little.l2={size: 16KiB, ways: 4, latency: 6cycles}",
@@ -93,7 +134,7 @@ inline random_result run_random_tester(unsigned ops_per_core, std::uint64_t seed
         });
     }
     try {
-        run_until_done(res.finished, 8);
+        run_until_done(res.finished, static_cast<unsigned>(sys.cores().size()));
     } catch (const std::exception& e) {
         res.failure = e.what();
     }
