@@ -67,8 +67,9 @@ its own run seed; in every iteration each thread waits a random 0..JITTER
 cycles before its code. With the platform's physical noise, that varies
 who wins each race. A comment (* expect: Never *) (or Sometimes, Always) in
 the test states the verdict derived from the architecture; --check exits 1
-when the runs contradict it. The shipped tests, workloads/litmus/*.litmus, are
-the exclusive-monitor and LSE rules of the Arm ARM (B2.9, C3.2.12).
+when the runs contradict it. The shipped tests, workloads/litmus/*.litmus (a
+name alone finds them from anywhere), are the exclusive-monitor and LSE rules
+of the Arm ARM (B2.9, C3.2.12).
 
 Registers X0-X19 are the test's; the harness uses X20 and up. Each location
 has a cache line of its own. Each batch's config and program stay in --out
@@ -80,6 +81,7 @@ has a cache line of its own. Each batch's config and program stay in --out
 const char* const litmus_examples = R"(
 examples:
   cohsim litmus workloads/litmus/ldxr-stxr-increment.litmus
+  cohsim litmus lse-cas.litmus                (a shipped test, from any directory)
   cohsim litmus my.litmus --platform platforms/dynamiq_1xa75_3xa55.yaml --batches 20 --iterations 500
   cohsim litmus my.litmus --cores big.0,little.1 --jitter 0 --json my.json
   cohsim litmus workloads/litmus/lse-ldadd.litmus --check     (exit 1 if the verdict is contradicted)
@@ -166,8 +168,21 @@ int cmd_litmus(const std::vector<std::string>& args) {
     if (!batch_dir.empty()) return run_batch(batch_dir);
     if (p.positional.size() != 1)
         throw usage_error(p.positional.empty() ? "litmus needs a test file (FILE.litmus)" : "litmus takes one test file, got " + std::to_string(p.positional.size()));
-    const std::string file = p.positional[0];
-    if (!fs::exists(file)) throw usage_error(file + ": no such file");
+    // A relative name not found here: the shipped tests (DATA/workloads/litmus/NAME, or DATA/NAME).
+    std::string file = p.positional[0];
+    if (!fs::exists(file) && fs::path(file).is_relative()) {
+        for (const fs::path& alt : {fs::path("workloads") / "litmus" / file, fs::path(file)}) {
+            try {
+                if (fs::exists(data_dir() / alt)) {
+                    file = (data_dir() / alt).string();
+                    break;
+                }
+            } catch (const std::runtime_error&) {  // no data directory: only the name as given
+            }
+        }
+    }
+    if (!fs::exists(file))
+        throw usage_error(file + ": no such file (nor a shipped test of that name, e.g. lse-cas.litmus)");
     const litmus::test test = litmus::parse(read_file(file), file);
     const auto batches = parse_count(batches_text, "--batches", 1, 10'000);
     const auto iterations = parse_count(iterations_text, "--iterations", 1, 10'000);

@@ -1456,7 +1456,7 @@ exists (x=1)
 TEST_F(Cli, LitmusBadInputs) {
     const std::string ok = write("ok.litmus", "AArch64 T\n{ 0:X1=x; }\n P0 ;\n LDR W0,[X1] ;\nexists (0:X0=1)\n");
     expect_bad({"litmus"}, "litmus needs a test file");
-    expect_bad({"litmus", "nowhere.litmus"}, "nowhere.litmus: no such file");
+    expect_bad({"litmus", "nowhere.litmus"}, "nowhere.litmus: no such file (nor a shipped test of that name");
     expect_bad({"litmus", write("x86.litmus", "X86 T\n{ }\n P0 ;\n MOV EAX,1 ;\nexists (0:EAX=1)\n")},
                "x86.litmus:1:1: 'X86' tests are not supported (expected an AArch64 test");
     expect_bad({"litmus", write("cells.litmus", "AArch64 T\n{ 0:X1=x; 1:X1=x; }\n P0 | P1 ;\n LDR W0,[X1] ;\nexists (x=1)\n")},
@@ -1473,4 +1473,8 @@ TEST_F(Cli, LitmusBadInputs) {
     const auto r = run({"litmus", ok, "--batches", "1", "--iterations", "5"});
     EXPECT_EQ(r.status, 0) << r.err;
     EXPECT_NE(r.out.find("Positive: 0, Negative: 5"), std::string::npos) << r.out;
+    // a shipped test by its name alone, from another directory (the data directory's workloads/litmus/)
+    const auto shipped = run({"litmus", "clrex.litmus", "--batches", "1", "--iterations", "5", "--check"});
+    EXPECT_EQ(shipped.status, 0) << shipped.err;
+    EXPECT_NE(shipped.out.find("Observation CLREX Always 5 0"), std::string::npos) << shipped.out;
 }

@@ -22,6 +22,7 @@ p="$tmp/moved"
 for f in bin/cohsim share/cohsim/configs/default.yaml share/cohsim/configs/platforms/asr_4xa53_4xa73.yaml \
          share/cohsim/configs/calibration/cases.yaml share/cohsim/configs/teaching/false_sharing.yaml \
          share/cohsim/workloads/locks/loop.s share/cohsim/scripts/plot.py share/cohsim/scripts/report.py \
+         share/cohsim/workloads/litmus/lse-cas.litmus share/cohsim/scripts/model-check.sh \
          share/doc/cohsim/README.md share/doc/cohsim/LICENSE; do
   [ -e "$p/$f" ] || fail "the install has no $f"
 done
@@ -46,6 +47,8 @@ c="$p/bin/cohsim"
 \$c validate --quick --out v > v.txt
 \$c plot default > plot.txt
 \$c report default > report.txt
+\$c litmus lse-cas.litmus --batches 2 --iterations 20 --check > litmus.txt
+grep -q 'Observation LSE-CAS Never 0 40' litmus.txt
 test -s default/share.svg && test -s default/report.html && test -s teaching/result.json
 grep -q 'passed, 0 failed' v.txt
 STEPS
