@@ -93,14 +93,6 @@ struct batch_plan {
     std::uint64_t seed = 1;
 };
 
-// The cores of a platform, as "cluster.N", in config order.
-std::vector<std::string> core_ids(const platform_config& cfg) {
-    std::vector<std::string> ids;
-    for (const auto& [name, c] : cfg.clusters)
-        for (std::uint32_t i = 0; i < c.cores; ++i) ids.push_back(name + "." + std::to_string(i));
-    return ids;
-}
-
 std::string yaml_list(const std::vector<std::string>& cores) {
     std::string s = "[";
     for (std::size_t t = 0; t < cores.size(); ++t)
@@ -110,12 +102,13 @@ std::string yaml_list(const std::vector<std::string>& cores) {
 
 // The child: one batch, in this process.
 int run_batch(const fs::path& dir) {
-    const json plan = json::parse(read_file((dir / "batch.json").string()));
-    const auto threads = plan.at("threads").get<std::uint64_t>(), iterations = plan.at("iterations").get<std::uint64_t>(),
-               observed = plan.at("observed").get<std::uint64_t>();
     const platform_config cfg = load_platform((dir / "config.yaml").string(), {});
     system_model sys(cfg, dir.string());
     const auto& prog = sys.threads().at(0)->program();
+    // the batch's shape: its threads in the config, the rest in the harness's constants
+    const std::uint64_t threads = cfg.workload.threads.size();
+    const auto iterations = static_cast<std::uint64_t>(prog.constants.at("LITMUS_ITERATIONS")),
+               observed = static_cast<std::uint64_t>(prog.constants.at("LITMUS_OBSERVED"));
     auto address = [&](const std::string& sym) {
         for (const auto& s : prog.symbols)
             if (s.name == sym) return shared_base + s.offset;
@@ -249,8 +242,6 @@ int cmd_litmus(const std::vector<std::string>& args) {
                             {"litmus", "workload.threads=" + yaml_list(plans[b].cores)}});
         write_file_atomic((bd / "config.yaml").string(),
                           "# batch " + std::to_string(b) + " of cohsim litmus " + file + "\n" + cfg::to_yaml(effective_config(cfg)));
-        write_file_atomic((bd / "batch.json").string(),
-                          json{{"threads", n}, {"iterations", iterations}, {"observed", test.observed.size()}}.dump() + "\n");
         child_job j;
         j.args = {"litmus", "--batch", bd.string()};
         j.log = (bd / "batch.log").string();

@@ -59,86 +59,81 @@ std::string predicate(const char* fn, bool (*p)(cstate)) {
 }
 
 
-std::string cache_cell_function(const murphi_options& o) {
+// A table as a Murphi function: `header` declares it and gives `c` its
+// defaults (an impossible cell); `body(s, e)` is a cell's assignments, empty
+// for an impossible cell (the default stands).
+template <class State, class Event, class Body>
+std::string table_function(const std::string& header, Body body) {
     std::ostringstream m;
-    m << "-- The cache controller's table, cell by cell (`cohsim protocol --table cache`).\n"
-         "function cache_cell(s: CState; e: CEvent): CacheCell;\nvar c: CacheCell;\nbegin\n"
-         "  c.kind := oc_impossible; c.next := s;\n";
-    for (const auto& [bit, field] : action_fields) m << "  c." << field << " := false;\n";
-    m << "  switch s\n";
-    for (int si = 0; si < count_of<cstate>(); ++si) {
-        const auto s = static_cast<cstate>(si);
+    m << header << "  switch s\n";
+    for (int si = 0; si < count_of<State>(); ++si) {
+        const auto s = static_cast<State>(si);
         m << "  case " << lit(s) << ":\n    switch e\n";
-        for (int ei = 0; ei < count_of<cevent>(); ++ei) {
-            const auto e = static_cast<cevent>(ei);
-            const auto over = o.cache_overrides.find({s, e});
-            const cache_cell& c = over != o.cache_overrides.end() ? over->second : cache_transition(s, e);
-            if (c.kind == outcome::impossible) continue;
-            m << "    case " << lit(e) << ":";
-            if (over != o.cache_overrides.end()) m << "  -- MUTATED (--mutate)";
-            m << "\n      c.kind := " << lit(c.kind) << ";";
-            if (c.kind == outcome::ok) {
-                m << " c.next := " << lit(c.next) << ";";
-                for (const auto& [bit, field] : action_fields)
-                    if (c.actions & bit) m << " c." << field << " := true;";
-            }
-            m << "\n";
+        for (int ei = 0; ei < count_of<Event>(); ++ei) {
+            const auto e = static_cast<Event>(ei);
+            const std::string b = body(s, e);
+            if (!b.empty()) m << "    case " << lit(e) << ":" << b << "\n";
         }
         m << "    else\n    endswitch;\n";
     }
     m << "  endswitch;\n  return c;\nend;\n\n";
     return m.str();
+}
+
+std::string cache_cell_function(const murphi_options& o) {
+    std::string header =
+        "-- The cache controller's table, cell by cell (`cohsim protocol --table cache`).\n"
+        "function cache_cell(s: CState; e: CEvent): CacheCell;\nvar c: CacheCell;\nbegin\n"
+        "  c.kind := oc_impossible; c.next := s;\n";
+    for (const auto& [bit, field] : action_fields) header += std::string("  c.") + field + " := false;\n";
+    return table_function<cstate, cevent>(header, [&](cstate s, cevent e) {
+        const auto over = o.cache_overrides.find({s, e});
+        const cache_cell& c = over != o.cache_overrides.end() ? over->second : cache_transition(s, e);
+        if (c.kind == outcome::impossible) return std::string();
+        std::string b = over != o.cache_overrides.end() ? "  -- MUTATED (--mutate)" : "";
+        b += "\n      c.kind := " + lit(c.kind) + ";";
+        if (c.kind == outcome::ok) {
+            b += " c.next := " + lit(c.next) + ";";
+            for (const auto& [bit, field] : action_fields)
+                if (c.actions & bit) b += std::string(" c.") + field + " := true;";
+        }
+        return b;
+    });
 }
 
 std::string home_cell_function() {
-    std::ostringstream m;
-    m << "-- The home's table, cell by cell (`cohsim protocol --table home`).\n"
-         "function home_cell(s: HState; e: HEvent): HomeCell;\nvar c: HomeCell;\nbegin\n"
-         "  c.kind := oc_impossible; c.to_owner := sn_none; c.to_sharers := sn_none; c.mem_read := false;\n"
-         "  c.grant_clean := gr_none; c.grant_dirty := gr_none; c.next_clean := hs_I; c.next_dirty := hs_I;\n"
-         "  c.requester_after := ro_none; c.owner_clean := ro_keep; c.owner_dirty := ro_keep; c.sharers_cleared := false;\n"
-         "  switch s\n";
-    for (int si = 0; si < count_of<hstate>(); ++si) {
-        const auto s = static_cast<hstate>(si);
-        m << "  case " << lit(s) << ":\n    switch e\n";
-        for (int ei = 0; ei < count_of<hevent>(); ++ei) {
-            const auto e = static_cast<hevent>(ei);
-            const home_cell& c = home_transition(s, e);
-            if (c.kind == outcome::impossible) continue;
-            m << "    case " << lit(e) << ":\n      c.kind := " << lit(c.kind) << ";";
-            if (c.kind == outcome::ok)
-                m << " c.to_owner := " << lit(c.to_owner) << "; c.to_sharers := " << lit(c.to_sharers)
-                  << "; c.mem_read := " << (c.mem_read ? "true" : "false") << ";\n      c.grant_clean := " << lit(c.grant_clean)
-                  << "; c.grant_dirty := " << lit(c.grant_dirty) << "; c.next_clean := " << lit(c.next_clean)
-                  << "; c.next_dirty := " << lit(c.next_dirty) << ";\n      c.requester_after := " << lit(c.requester_after)
-                  << "; c.owner_clean := " << lit(c.owner_clean) << "; c.owner_dirty := " << lit(c.owner_dirty)
-                  << "; c.sharers_cleared := " << (c.sharers_cleared ? "true" : "false") << ";";
-            m << "\n";
-        }
-        m << "    else\n    endswitch;\n";
-    }
-    m << "  endswitch;\n  return c;\nend;\n\n";
-    return m.str();
+    const char* header =
+        "-- The home's table, cell by cell (`cohsim protocol --table home`).\n"
+        "function home_cell(s: HState; e: HEvent): HomeCell;\nvar c: HomeCell;\nbegin\n"
+        "  c.kind := oc_impossible; c.to_owner := sn_none; c.to_sharers := sn_none; c.mem_read := false;\n"
+        "  c.grant_clean := gr_none; c.grant_dirty := gr_none; c.next_clean := hs_I; c.next_dirty := hs_I;\n"
+        "  c.requester_after := ro_none; c.owner_clean := ro_keep; c.owner_dirty := ro_keep; c.sharers_cleared := false;\n";
+    auto flag = [](bool b) { return std::string(b ? "true" : "false"); };
+    return table_function<hstate, hevent>(header, [&](hstate s, hevent e) {
+        const home_cell& c = home_transition(s, e);
+        if (c.kind == outcome::impossible) return std::string();
+        std::string b = "\n      c.kind := " + lit(c.kind) + ";";
+        if (c.kind == outcome::ok)
+            b += " c.to_owner := " + lit(c.to_owner) + "; c.to_sharers := " + lit(c.to_sharers) +
+                 "; c.mem_read := " + flag(c.mem_read) + ";\n      c.grant_clean := " + lit(c.grant_clean) +
+                 "; c.grant_dirty := " + lit(c.grant_dirty) + "; c.next_clean := " + lit(c.next_clean) +
+                 "; c.next_dirty := " + lit(c.next_dirty) + ";\n      c.requester_after := " + lit(c.requester_after) +
+                 "; c.owner_clean := " + lit(c.owner_clean) + "; c.owner_dirty := " + lit(c.owner_dirty) +
+                 "; c.sharers_cleared := " + flag(c.sharers_cleared) + ";";
+        return b;
+    });
 }
 
 std::string transaction_cell_function() {
-    std::ostringstream m;
-    m << "-- The home's transaction (blocking) table (`cohsim protocol --table transactions`).\n"
-         "function trans_cell(s: TState; e: TEvent): TransCell;\nvar c: TransCell;\nbegin\n"
-         "  c.kind := oc_impossible; c.next := s;\n  switch s\n";
-    for (int si = 0; si < count_of<tstate>(); ++si) {
-        const auto s = static_cast<tstate>(si);
-        m << "  case " << lit(s) << ":\n    switch e\n";
-        for (int ei = 0; ei < count_of<tevent>(); ++ei) {
-            const auto e = static_cast<tevent>(ei);
-            const transaction_cell& c = transaction_transition(s, e);
-            if (c.kind == outcome::impossible) continue;
-            m << "    case " << lit(e) << ": c.kind := " << lit(c.kind) << "; c.next := " << lit(c.next) << ";\n";
-        }
-        m << "    else\n    endswitch;\n";
-    }
-    m << "  endswitch;\n  return c;\nend;\n\n";
-    return m.str();
+    const char* header =
+        "-- The home's transaction (blocking) table (`cohsim protocol --table transactions`).\n"
+        "function trans_cell(s: TState; e: TEvent): TransCell;\nvar c: TransCell;\nbegin\n"
+        "  c.kind := oc_impossible; c.next := s;\n";
+    return table_function<tstate, tevent>(header, [](tstate s, tevent e) {
+        const transaction_cell& c = transaction_transition(s, e);
+        if (c.kind == outcome::impossible) return std::string();
+        return "\n      c.kind := " + lit(c.kind) + "; c.next := " + lit(c.next) + ";";
+    });
 }
 
 // The part of the model the tables leave to code: channels, the cache's
@@ -157,6 +152,11 @@ var t: TransCell;
 begin
   t := trans_cell(s, e);
   return t.kind;
+end;
+
+function is_data(g: Grant): boolean;
+begin
+  return g = gr_Data_S | g = gr_Data_E | g = gr_Data_M;
 end;
 
 -- ---- channels -------------------------------------------------------------
@@ -302,7 +302,7 @@ begin
   if m.kind = mk_snp then e := snoop_event(m.snp); else e := grant_event(m.gr); endif;
   cell := cache_cell(cache[c][l].st, e);
   assert cell.kind = oc_ok "a snoop or grant arrives in a cell the table calls impossible";
-  if m.gr = gr_Data_S | m.gr = gr_Data_E | m.gr = gr_Data_M then cache[c][l].data := m.data; endif;
+  if is_data(m.gr) then cache[c][l].data := m.data; endif;
   perform(c, l, cell, op_none, 0, 0);
   if m.kind = mk_grant then
     if m.gr = gr_Excl_Fail then
@@ -322,9 +322,9 @@ end;
 
 -- ---- the home -----------------------------------------------------------------
 
-function is_sharer(l: Line; c: Cache): boolean;
+function has_sharers(l: Line): boolean;
 begin
-  return home[l].sharers[c];
+  return exists d: Cache do home[l].sharers[d] endexists;
 end;
 
 function is_owner_of(l: Line; c: Cache): boolean;
@@ -340,18 +340,18 @@ begin
   case rq_GetM: return he_GetM;
   case rq_Upg:
     if is_owner_of(l, c) then return he_Upg_owner; endif;
-    if is_sharer(l, c) then return he_Upg_sharer; endif;
+    if home[l].sharers[c] then return he_Upg_sharer; endif;
     return excl ? he_Upg_lost_excl : he_Upg_other;
   else
     if is_owner_of(l, c) then return he_Put_owner; endif;
-    if is_sharer(l, c) then return he_Put_sharer; endif;
+    if home[l].sharers[c] then return he_Put_sharer; endif;
     return he_Put_stale;
   endswitch;
 end;
 
 -- The records after a finished transaction (home_entry::apply).
 procedure apply(l: Line; cell: HomeCell; r: Cache; dirty: boolean);
-var old: Cache; rl: Role; any: boolean;
+var old: Cache; rl: Role;
 begin
   if home[l].has_owner then
     if home[l].owner != r then
@@ -378,17 +378,14 @@ begin
   else
   endswitch;
   home[l].st := dirty ? cell.next_dirty : cell.next_clean;
-  any := false;
-  for d: Cache do any := any | home[l].sharers[d]; endfor;
-  if home[l].st = hs_S & !any then home[l].st := hs_I; endif;  -- the last sharer left
+  if home[l].st = hs_S & !has_sharers(l) then home[l].st := hs_I; endif;  -- the last sharer left
 end;
 
 -- The records match the state (home_entry::consistent).
 function consistent(l: Line): boolean;
 var any: boolean;
 begin
-  any := false;
-  for d: Cache do any := any | home[l].sharers[d]; endfor;
+  any := has_sharers(l);
   if home[l].has_owner then
     if home[l].sharers[home[l].owner] then return false; endif;
   endif;
@@ -414,7 +411,7 @@ var m: Msg;
 begin
   m := new_msg(mk_grant, c, l);
   m.gr := g;
-  if g = gr_Data_S | g = gr_Data_E | g = gr_Data_M then m.data := d; endif;
+  if is_data(g) then m.data := d; endif;
   push(to_cache[c], m);
 end;
 
@@ -427,10 +424,12 @@ begin
   home[l].left := home[l].left + 1;
 end;
 
--- Back to idle: the transaction's fields get one canonical value.
-procedure clear_transaction(l: Line);
+-- A transaction's fields, once they are done with, get one canonical value;
+-- the requester stays until its unblock unless `requester_too`.
+procedure clear_transaction(l: Line; requester_too: boolean);
 begin
-  undefine home[l].requester; undefine home[l].owner_at_start;
+  if requester_too then undefine home[l].requester; endif;
+  undefine home[l].owner_at_start;
   home[l].has_owner_at_start := false; home[l].cur_s := hs_I; home[l].cur_e := he_GetS;
   home[l].left := 0; home[l].owner_dirty := false; home[l].have_data := false;
   home[l].data := 0;
@@ -441,20 +440,14 @@ var cell: HomeCell; g: Grant; r: Cache; d: Data;
 begin
   cell := home_cell(home[l].cur_s, home[l].cur_e);
   g := home[l].owner_dirty ? cell.grant_dirty : cell.grant_clean;
-  if g = gr_Data_S | g = gr_Data_E | g = gr_Data_M then
-    assert home[l].have_data "the home grants data it does not have";
-  endif;
+  if is_data(g) then assert home[l].have_data "the home grants data it does not have"; endif;
   step(l, te_Ready);
   r := home[l].requester;
   apply(l, cell, r, home[l].owner_dirty);
   assert consistent(l) "the home's records contradict its state after a grant";
   d := home[l].data;
   to_cache_grant(r, l, g, d);
-  -- keep the requester until its unblock; the rest is done with
-  undefine home[l].owner_at_start;
-  home[l].has_owner_at_start := false; home[l].cur_s := hs_I; home[l].cur_e := he_GetS;
-  home[l].owner_dirty := false; home[l].have_data := false;
-  home[l].data := 0;
+  clear_transaction(l, false);
 end;
 
 procedure start(m: Msg);
@@ -531,10 +524,9 @@ begin
     home[l].left := home[l].left - 1;
     if home[l].left = 0 then finish(l); endif;
   else
-    assert home[l].phase = ts_Wait_unblock "an unblock the home does not wait for";
+    step(l, te_Unblock);  -- the transaction table says whether an unblock is expected now
     assert home[l].requester = m.src "an unblock from a cache that is not the requester";
-    step(l, te_Unblock);
-    clear_transaction(l);
+    clear_transaction(l, true);
     -- the waiting requests, in arrival order, while the line is idle
     while home[l].phase = ts_Idle & home[l].nwait > 0 do
       next := home[l].waiting[0];
@@ -661,7 +653,7 @@ begin
     home[l].st := hs_I; home[l].has_owner := false; undefine home[l].owner;
     for c: Cache do home[l].sharers[c] := false; endfor;
     home[l].phase := ts_Idle; home[l].nwait := 0; undefine home[l].waiting;
-    clear_transaction(l);
+    clear_transaction(l, true);
     mem[l] := 0; truth[l] := 0;
   endfor;
 end;
@@ -677,24 +669,18 @@ void add_mutation(murphi_options& o, const std::string& text) {
     const std::string where = text.substr(6, eq - 6), what = text.substr(eq + 1);
     const auto colon = where.find(':');
     if (colon == std::string::npos) throw std::invalid_argument("--mutate " + text + ": " + form);
-    auto find_state = [&](const std::string& s) {
+    // A state or event by its name; anything else names them all.
+    auto find = [&](auto none, const std::string& word, const char* what) {
+        using E = decltype(none);
         std::string known;
-        for (int i = 0; i < count_of<cstate>(); ++i) {
-            if (s == name(static_cast<cstate>(i))) return static_cast<cstate>(i);
-            known += std::string(i ? ", " : "") + name(static_cast<cstate>(i));
+        for (int i = 0; i < count_of<E>(); ++i) {
+            if (word == name(static_cast<E>(i))) return static_cast<E>(i);
+            known += std::string(i ? ", " : "") + name(static_cast<E>(i));
         }
-        throw std::invalid_argument("--mutate " + text + ": no cache state '" + s + "' (states: " + known + ")");
+        throw std::invalid_argument("--mutate " + text + ": no cache " + what + " '" + word + "' (" + what + "s: " + known + ")");
     };
-    const cstate s = find_state(where.substr(0, colon));
-    const std::string ev = where.substr(colon + 1);
-    int e = 0;
-    std::string events;
-    for (; e < count_of<cevent>() && ev != name(static_cast<cevent>(e)); ++e)
-        events += std::string(e ? ", " : "") + name(static_cast<cevent>(e));
-    if (e == count_of<cevent>()) {
-        for (int i = 0; i < count_of<cevent>(); ++i) events += std::string(i ? ", " : "") + name(static_cast<cevent>(i));
-        throw std::invalid_argument("--mutate " + text + ": no cache event '" + ev + "' (events: " + events + ")");
-    }
+    const cstate s = find(cstate{}, where.substr(0, colon), "state");
+    const cevent e = find(cevent{}, where.substr(colon + 1), "event");
     cache_cell cell;
     cell.defined = true;
     if (what == "stall" || what == "impossible") {
@@ -705,7 +691,7 @@ void add_mutation(murphi_options& o, const std::string& text) {
         std::stringstream in(what);
         for (std::string p; std::getline(in, p, '+');) parts.push_back(p);
         cell.kind = outcome::ok;
-        cell.next = find_state(parts.empty() ? std::string() : parts[0]);
+        cell.next = find(cstate{}, parts.empty() ? std::string() : parts[0], "state");
         for (std::size_t i = 1; i < parts.size(); ++i) {
             std::uint32_t bit = 0;
             std::string known;
@@ -717,7 +703,7 @@ void add_mutation(murphi_options& o, const std::string& text) {
             cell.actions |= bit;
         }
     }
-    o.cache_overrides[{s, static_cast<cevent>(e)}] = cell;
+    o.cache_overrides[{s, e}] = cell;
 }
 
 std::string murphi_model(const murphi_options& o) {

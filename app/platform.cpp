@@ -98,10 +98,9 @@ void platform_config::describe(cfg::struct_schema<platform_config>& s) {
             const cfg::source_loc loc = v ? v->loc : cfg::source_loc{};
             const auto words = selector_words(sel);
             if (words.empty() && !all_ok) throw cfg::config_error(loc, path, "'" + sel + "' selects every core", expected);
+            const auto ids = core_ids(c);
             for (const auto& w : words) {
-                bool ok = c.clusters.find(w) != nullptr;
-                for (const auto& [name, cl] : c.clusters)
-                    for (unsigned i = 0; i < cl.cores && !ok; ++i) ok = w == name + "." + std::to_string(i);
+                const bool ok = c.clusters.find(w) != nullptr || std::find(ids.begin(), ids.end(), w) != ids.end();
                 if (!ok) throw cfg::config_error(loc, path, "'" + w + "' is not a cluster or core of this platform", expected);
             }
         };
@@ -317,6 +316,13 @@ platform_config load_platform_tree(cfg::node root, const std::vector<std::pair<s
             if (u.path == path) u.prior = prior;
     read_draws(c, blocks, priors);
     return c;
+}
+
+std::vector<std::string> core_ids(const platform_config& c) {
+    std::vector<std::string> ids;
+    for (const auto& [name, cl] : c.clusters)
+        for (std::uint32_t i = 0; i < cl.cores; ++i) ids.push_back(name + "." + std::to_string(i));
+    return ids;
 }
 
 cfg::node effective_config(const platform_config& c) {

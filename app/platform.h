@@ -81,6 +81,9 @@ platform_config load_platform_tree(cfg::node root, const std::vector<std::pair<s
 // NOMINAL ~ LO..HI as in the file.
 cfg::node effective_config(const platform_config& c);
 
+// Every core of the platform by its id, "CLUSTER.N", in config order.
+std::vector<std::string> core_ids(const platform_config& c);
+
 // The built-in default scenario (configs/default.yaml, compiled in).
 extern const char* const default_config_yaml;
 extern const char* const default_config_name;

@@ -29,6 +29,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <memory>
 #include <string>
 #include <vector>
@@ -64,7 +65,7 @@ struct test {
     std::map<std::string, std::uint64_t> location_init;      // default 0
     std::vector<std::map<int, std::string>> reg_init;        // per thread: register -> location or number
     std::vector<std::vector<std::string>> code;              // per thread: its lines
-    std::vector<int> code_lines;                             // the file line of each code row
+    std::vector<std::set<int>> registers;                    // per thread: the registers its code names
     quantifier q = quantifier::exists;
     std::string condition_text;                              // as written, after the quantifier
     std::unique_ptr<expr> condition;
@@ -91,8 +92,9 @@ struct harness_options {
 
 // The harness program (assembly for cohsim's assembler); run it with
 // `.equ TID` set per thread. The records sit at the shared symbol
-// `litmus_results`, `iterations` of them, each test::observed.size() quads;
-// `litmus_done` counts the threads that have finished.
+// `litmus_results`: LITMUS_ITERATIONS of them (an .equ), each LITMUS_OBSERVED
+// quads (test::observed's values); `litmus_done` counts the threads that
+// have finished.
 std::string harness_program(const test& t, const harness_options& o);
 
 }  // namespace cohsim::litmus

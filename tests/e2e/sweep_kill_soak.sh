@@ -12,10 +12,11 @@ cd "$dir" || exit 1
 args="sweep --vary run.seed=1:60:1 --set run.duration=20ms -j 2"
 # shellcheck disable=SC2086
 "$cohsim" $args --out whole > whole.log 2>&1 || { echo "FAIL: the uninterrupted sweep"; cat whole.log; exit 1; }
-stamps() { for p in cut/points/*/; do [ -f "$p/cores.csv" ] && echo "$p $(stat -c %Y.%y "$p/cores.csv")"; done 2>/dev/null | sort; }
+# each finished point with its cores.csv's modification time (ns)
+stamps() { for p in cut/points/*/; do [ -f "$p/cores.csv" ] && stat -c '%n %.9Y' "$p/cores.csv"; done 2>/dev/null | sort; }
 i=0
 while [ $i -lt "$kills" ]; do
-  before=$(stamps)
+  stamps > before.txt
   # shellcheck disable=SC2086
   "$cohsim" $args --out cut > /dev/null 2>&1 &
   pid=$!
@@ -23,11 +24,10 @@ while [ $i -lt "$kills" ]; do
   kill -9 $pid 2>/dev/null
   wait $pid 2>/dev/null
   sleep 0.3   # its orphaned point runs die with it
-  # every point finished before this kill is untouched
-  for line in $(echo "$before" | tr ' ' '|'); do
-    now=$(stamps | tr ' ' '|' | grep -F "${line%%|*}|" || true)
-    [ "$now" = "$line" ] || { echo "FAIL: kill $i: point ${line%%|*} was recomputed or lost ($line -> $now)"; exit 1; }
-  done
+  # every point finished before this kill is still there, untouched
+  stamps > now.txt
+  changed=$(comm -23 before.txt now.txt)
+  [ -z "$changed" ] || { echo "FAIL: kill $i: recomputed or lost: $changed"; exit 1; }
   i=$((i + 1))
 done
 done_before=$(stamps | wc -l)
