@@ -22,9 +22,21 @@ void run_params::describe(cfg::struct_schema<run_params>& s) {
             "reference timing, slower; results are byte-identical either way")
         .def(false);
     s.param("noise", &run_params::noise,
-            "false: every source of physical timing noise off (interconnect.cdc_aperture, memory refresh), whatever "
+            "false: every source of physical timing noise off (interconnect.cdc_aperture, memory refresh, "
+            "spread_spectrum), whatever "
             "their parameters say: for exact-cycle tests and to see a run without them")
         .def(true);
+}
+
+void spread_spectrum_params::describe(cfg::struct_schema<spread_spectrum_params>& s) {
+    s.param("down_spread_ppm", &spread_spectrum_params::down_spread_ppm,
+            "depth of the PLLs' triangular down-spread, parts per million of the period at the peak (5000 = 0.5%, the "
+            "most PCIe-class clocking allows); the mean frequency falls by half of it; 0 = exact clocks")
+        .def(0u)
+        .range(0u, 50'000u);
+    s.param("rate", &spread_spectrum_params::rate, "modulation frequency of the triangle (30-33kHz is usual)")
+        .def(frequency{31'500})
+        .range(frequency{1'000}, frequency{10'000'000});
 }
 
 void cluster_params::describe(cfg::struct_schema<cluster_params>& s) {
@@ -56,6 +68,8 @@ void platform_config::describe(cfg::struct_schema<platform_config>& s) {
     s.named("dsus", &platform_config::dsus, "dsu", 0,
             "DynamIQ Shared Units: clusters naming the same DSU share its L3 and snoop locally");
     s.sub("interconnect", &platform_config::interconnect, "the coherent interconnect between clusters");
+    s.sub("spread_spectrum", &platform_config::spread_spectrum,
+          "spread-spectrum modulation of the cluster, DSU and interconnect PLLs (noise source)");
     s.sub("memory", &platform_config::memory, "main memory");
     s.sub("timer", &platform_config::timer, "generic timer and its event stream");
     s.sub("workload", &platform_config::workload, "what the cores run: programs and their parameters");

@@ -28,6 +28,16 @@ struct run_params {
     static void describe(cfg::struct_schema<run_params>& s);
 };
 
+// Spread-spectrum clocking of the SoC's PLLs (a noise source, run.noise):
+// every cluster, DSU and interconnect clock is down-spread by the same depth
+// and rate, each PLL at its own phase drawn from the seed. The system counter
+// (generic timer) runs from its crystal, unmodulated.
+struct spread_spectrum_params {
+    std::uint32_t down_spread_ppm = 0;
+    frequency rate{31'500};
+    static void describe(cfg::struct_schema<spread_spectrum_params>& s);
+};
+
 struct cluster_params {
     frequency freq;
     std::uint32_t cores = 1;
@@ -48,6 +58,7 @@ struct platform_config {
     cfg::named_list<cluster_params> clusters;
     cfg::named_list<dsu_params> dsus;
     interconnect_params interconnect;
+    spread_spectrum_params spread_spectrum;
     memory_params memory;
     generic_timer_params timer;
     workload_params workload;

@@ -13,8 +13,20 @@ system_model::system_model(const platform_config& cfg, const std::string& config
     m_timer = std::make_unique<generic_timer>("timer", m_cfg.timer);
     std::vector<memory_system::cluster_spec> specs;
     std::vector<memory_system::dsu_spec> dsu_specs;
+    // Each PLL's spread-spectrum modulation at its own phase, drawn from the
+    // seed and the domain's name; none with noise off.
+    auto spread = [&](const std::string& domain) {
+        spread_spectrum s;
+        if (!m_cfg.run.noise) return s;
+        s.ppm = m_cfg.spread_spectrum.down_spread_ppm;
+        s.rate = m_cfg.spread_spectrum.rate;
+        std::uint64_t h = splitmix64(m_cfg.run.seed ^ 0x737363ULL);
+        for (char ch : domain) h = splitmix64(h ^ static_cast<unsigned char>(ch));
+        s.phase = h;
+        return s;
+    };
     for (const auto& [name, d] : m_cfg.dsus) {
-        m_domains.push_back(std::make_unique<clock_domain>(name, d.freq));
+        m_domains.push_back(std::make_unique<clock_domain>(name, d.freq, spread("dsu:" + name)));
         dsu_specs.push_back({name, m_domains.back().get(), d.l3});
     }
     auto dsu_index = [&](const std::string& name) {
@@ -23,7 +35,7 @@ system_model::system_model(const platform_config& cfg, const std::string& config
         return -1;
     };
     for (const auto& [name, cl] : m_cfg.clusters) {
-        m_domains.push_back(std::make_unique<clock_domain>(name, cl.freq));
+        m_domains.push_back(std::make_unique<clock_domain>(name, cl.freq, spread("cluster:" + name)));
         specs.push_back(
             {name, m_domains.back().get(), cl.cores, {cl.l1, cl.l2, cl.scu, cl.exclusive}, cl.socket, dsu_index(cl.dsu)});
         for (unsigned i = 0; i < cl.cores; ++i) {
@@ -38,6 +50,7 @@ system_model::system_model(const platform_config& cfg, const std::string& config
     interconnect_params icp = m_cfg.interconnect;
     icp.background_percent = m_cfg.activity.bus_traffic.load_percent;  // what else uses it: the scenario's activity
     icp.background_seed = m_cfg.run.seed;
+    icp.clock_spread = spread("interconnect");
     m_mem = std::make_unique<memory_system>("memory", specs, icp, m_cfg.memory, dsu_specs, noise{m_cfg.run.noise, m_cfg.run.seed});
     for (const auto& c : m_cores) m_core_ptrs.push_back(c.get());
     for (unsigned i = 0; i < m_cores.size(); ++i) {

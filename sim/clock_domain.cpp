@@ -1,5 +1,7 @@
 #include "sim/clock_domain.h"
 
+#include <algorithm>
+#include <cmath>
 #include <limits>
 #include <stdexcept>
 
@@ -8,18 +10,20 @@ namespace {
 using u128 = unsigned __int128;
 constexpr u128 fs_per_s = fs_per_second;
 
-// num / d for a 128-bit numerator and 64-bit divisor. On x86-64, when the
-// quotient fits in 64 bits, one hardware divide instead of libgcc's generic
-// 128-bit division (a tenth of all run time before).
-inline u128 div_u128(u128 num, std::uint64_t d) {
+// num / d (and num % d) for a 128-bit numerator and 64-bit divisor. On
+// x86-64, when the quotient fits in 64 bits, one hardware divide instead of
+// libgcc's generic 128-bit division (a tenth of all run time before).
+inline u128 div_u128(u128 num, std::uint64_t d, std::uint64_t* rem = nullptr) {
 #if defined(__x86_64__)
     const std::uint64_t hi = static_cast<std::uint64_t>(num >> 64), lo = static_cast<std::uint64_t>(num);
     if (hi < d) {
         std::uint64_t q, r;
         __asm__("divq %4" : "=a"(q), "=d"(r) : "a"(lo), "d"(hi), "rm"(d));
+        if (rem) *rem = r;
         return q;
     }
 #endif
+    if (rem) *rem = static_cast<std::uint64_t>(num % d);
     return num / d;
 }
 
@@ -30,19 +34,97 @@ std::uint64_t checked_fs(u128 fs, const std::string& domain) {
 }
 }  // namespace
 
-clock_domain::clock_domain(std::string name, frequency freq) : m_name(std::move(name)), m_freq(freq) {
+clock_domain::clock_domain(std::string name, frequency freq, spread_spectrum ssc)
+    : m_name(std::move(name)), m_freq(freq), m_ssc(ssc) {
     if (freq.hz == 0) throw std::invalid_argument("clock domain " + m_name + ": frequency must be positive");
     m_period_fs = fs_per_second / freq.hz;
     m_period_rem = fs_per_second % freq.hz;
+    if (m_ssc.ppm > 0) {
+        if (m_ssc.rate.hz == 0 || m_ssc.rate.hz > freq.hz / 2)
+            throw std::invalid_argument("clock domain " + m_name + ": spread-spectrum rate must lie in 1Hz..f/2");
+        if (m_ssc.ppm > 1'000'000) throw std::invalid_argument("clock domain " + m_name + ": spread above 100%");
+        m_half = std::max<std::uint64_t>(1, (freq.hz + m_ssc.rate.hz) / (2 * m_ssc.rate.hz));
+        m_phase = m_ssc.phase % (2 * m_half);
+        m_spread0 = spread_fs(m_phase);
+    }
 }
 
-std::uint64_t clock_domain::exact_time_of(std::uint64_t cycle) const {
-    return checked_fs(div_u128(u128(cycle) * fs_per_s, m_freq.hz), m_name);
+std::uint64_t clock_domain::spread_fs(std::uint64_t j) const {
+    // 2H * S(j): H per whole triangle, then the part of the current one.
+    const std::uint64_t two_h64 = 2 * m_half;
+    const u128 h = m_half, two_h = two_h64;
+    const u128 n = j / two_h64, p = j % two_h64;  // 64-bit divisions
+    const u128 s2h = n * two_h * h + (p <= h ? p * (p - (p > 0 ? 1 : 0)) : two_h * h - (two_h - p) * (two_h - p + 1));
+    // D = 10^9 ppm / f fs; the stretch is floor(D * s2h / 2H).
+    return checked_fs(div_u128(u128(1'000'000'000ULL) * m_ssc.ppm * s2h, static_cast<std::uint64_t>(two_h) * m_freq.hz),
+                      m_name);
 }
 
 duration clock_domain::time_of(std::uint64_t cycle) const {
-    // Most calls step a few cycles on from the previous one: floor((k+n)F/f)
-    // = t_k + n*P + floor((r_k + n*R)/f), all in 64 bits for n < 2^20.
+    const duration t = nominal_time_of(cycle);
+    if (m_ssc.ppm == 0) return t;
+    return {t.fs + (spread_fs(cycle + m_phase) - m_spread0)};
+}
+
+std::uint64_t clock_domain::cycle_at(duration t) const {
+    if (m_ssc.ppm == 0) return nominal_cycle_at(t);
+    return spread_next_edge_cycle({t.fs + 1}) - 1;  // the edge before the first one after t
+}
+
+std::uint64_t clock_domain::next_edge_cycle(duration t) const {
+    if (m_ssc.ppm == 0) return nominal_next_edge_cycle(t);
+    return spread_next_edge_cycle(t);
+}
+
+std::uint64_t clock_domain::spread_next_edge_cycle(duration t) const {
+    if (t.fs == 0) return 0;
+    // The last answer, or the edge after it: most queries.
+    if (t.fs == m_ssc_t && m_ssc_k > 0) return m_ssc_k;
+    if (t.fs > m_ssc_t) {
+        const std::uint64_t t1 = time_of(m_ssc_k + 1).fs;
+        if (t.fs <= t1) {
+            m_ssc_k += 1, m_ssc_t = t1;
+            return m_ssc_k;
+        }
+    }
+    // Else guess from the mean period (the nominal one stretched by ppm/2).
+    // Then Newton steps on the local period (the stretch is the triangle's value
+    // there); the answer is then checked exactly against time_of. Floating
+    // point only chooses where to look: the result is exact either way.
+    // From the last answer when t lies ahead of it (most queries: a few
+    // cycles on).
+    std::uint64_t k = m_ssc_k, at = m_ssc_t;
+    if (t.fs < m_ssc_t || t.fs - m_ssc_t > (m_period_fs << 16)) {
+        k = nominal_next_edge_cycle(t);
+        k -= static_cast<std::uint64_t>(u128(k) * m_ssc.ppm / 2'000'000);
+        at = time_of(k).fs;
+    }
+    const double peak = 1e9 * m_ssc.ppm / static_cast<double>(m_freq.hz);
+    const double nominal = 1e15 / static_cast<double>(m_freq.hz);
+    for (int i = 0; i < 4; ++i) {
+        const std::uint64_t p = (k + m_phase) % (2 * m_half);
+        const double tri = static_cast<double>(p <= m_half ? p : 2 * m_half - p) / static_cast<double>(m_half);
+        const double gap = at >= t.fs ? -static_cast<double>(at - t.fs) : static_cast<double>(t.fs - at);
+        const auto n = static_cast<std::int64_t>(std::ceil(gap / (nominal + peak * tri)));
+        if (n == 0 || (n < 0 && static_cast<std::uint64_t>(-n) > k)) break;
+        k = static_cast<std::uint64_t>(static_cast<std::int64_t>(k) + n);
+        at = time_of(k).fs;
+    }
+    while (at < t.fs) at = time_of(++k).fs;
+    while (k > 0) {
+        const std::uint64_t before = time_of(k - 1).fs;
+        if (before < t.fs) break;
+        --k, at = before;
+    }
+    m_ssc_k = k, m_ssc_t = at;
+    return k;
+}
+
+duration clock_domain::nominal_time_of(std::uint64_t cycle) const {
+    // Most calls step a few cycles on (or back) from the previous one, with
+    // k*F = t_k*f + r_k and F = P*f + R: floor((k+n)F/f) = t_k + n*P +
+    // floor((r_k + n*R)/f), and back by n the same with a borrow; all in 64
+    // bits for n < 2^20.
     if (cycle >= m_last_k && cycle - m_last_k < (1u << 20)) {
         const std::uint64_t n = cycle - m_last_k;
         const std::uint64_t rr = m_last_r + n * m_period_rem;
@@ -50,20 +132,27 @@ duration clock_domain::time_of(std::uint64_t cycle) const {
         m_last_k = cycle, m_last_t = t, m_last_r = rr % m_freq.hz;
         return {t};
     }
-    const std::uint64_t t = exact_time_of(cycle);
-    m_last_k = cycle, m_last_t = t;
-    m_last_r = static_cast<std::uint64_t>((u128(cycle) * fs_per_s) % m_freq.hz);
+    if (cycle < m_last_k && m_last_k - cycle < (1u << 20)) {
+        const std::uint64_t n = m_last_k - cycle, x = n * m_period_rem;
+        const std::uint64_t borrow = x <= m_last_r ? 0 : (x - m_last_r + m_freq.hz - 1) / m_freq.hz;
+        const std::uint64_t t = m_last_t - n * m_period_fs - borrow;
+        m_last_k = cycle, m_last_t = t, m_last_r = m_last_r + borrow * m_freq.hz - x;
+        return {t};
+    }
+    std::uint64_t r = 0;
+    const std::uint64_t t = checked_fs(div_u128(u128(cycle) * fs_per_s, m_freq.hz, &r), m_name);
+    m_last_k = cycle, m_last_t = t, m_last_r = r;
     return {t};
 }
 
-std::uint64_t clock_domain::cycle_at(duration t) const {
+std::uint64_t clock_domain::nominal_cycle_at(duration t) const {
     // Largest k with floor(k*F/f) <= t  <=>  k*F/f < t+1  <=>  k < (t+1)*f/F.
     const u128 num = (u128(t.fs) + 1) * m_freq.hz;
     const u128 k_excl = div_u128(num + fs_per_s - 1, fs_per_second);  // ceil
     return static_cast<std::uint64_t>(k_excl - 1);
 }
 
-std::uint64_t clock_domain::next_edge_cycle(duration t) const {
+std::uint64_t clock_domain::nominal_next_edge_cycle(duration t) const {
     // At or just after the last edge computed: no division needed.
     if (t.fs == m_last_t) return m_last_k;
     if (t.fs > m_last_t && t.fs - m_last_t <= m_period_fs) {

@@ -8,6 +8,18 @@
 // period. So a 832 MHz domain has no drift however long it runs, and two
 // domains agree on every instant. The only rounding is the floor to a whole
 // femtosecond, which is the simulator's time resolution.
+//
+// Spread-spectrum clocking (a noise source): a PLL with down-spread
+// modulation stretches each period by up to `ppm` parts per million, rising
+// and falling in a triangle of `rate` (modulation periods of 2H cycles, H =
+// f / (2 rate) rounded). Edge k then lies at the exact edge above plus
+// floor(10^9 ppm / f * S(k + phase) - same at phase) fs, S(j) the sum of the
+// triangle tri(i) = i/H (rising) or (2H-i)/H (falling) over cycles i < j, in
+// closed form and integers. The mean frequency is f (1 - ppm/2e6); the phase,
+// in cycles, is the caller's (drawn from the run's seed), so the edges are a
+// pure function of the cycle number, never of the order of queries. Modelled
+// in cycle space (the triangle advances per cycle, not per second): the two
+// differ by ppm of the modulation period, far below anything that matters.
 #pragma once
 
 #include <cstdint>
@@ -17,12 +29,20 @@
 
 namespace cohsim {
 
+// A PLL's spread-spectrum modulation; ppm 0: none (exact edges).
+struct spread_spectrum {
+    std::uint32_t ppm = 0;       // down-spread at the triangle's peak, parts per million of the period
+    frequency rate{31'500};      // modulation frequency
+    std::uint64_t phase = 0;     // where in the triangle cycle 0 falls, in cycles (taken modulo 2H)
+};
+
 class clock_domain {
 public:
-    clock_domain(std::string name, frequency freq);
+    clock_domain(std::string name, frequency freq, spread_spectrum ssc = {});
 
     const std::string& name() const { return m_name; }
-    frequency freq() const { return m_freq; }
+    frequency freq() const { return m_freq; }  // nominal (the top of a spread-spectrum sweep)
+    const spread_spectrum& spread() const { return m_ssc; }
 
     // Time of rising edge number `cycle` (edge 0 is at time 0).
     duration time_of(std::uint64_t cycle) const;
@@ -39,7 +59,11 @@ public:
     duration edge_after(duration t, cycles n) const { return time_of(next_edge_cycle(t) + n.n); }
 
 private:
-    std::uint64_t exact_time_of(std::uint64_t cycle) const;
+    duration nominal_time_of(std::uint64_t cycle) const;
+    std::uint64_t nominal_cycle_at(duration t) const;
+    std::uint64_t nominal_next_edge_cycle(duration t) const;
+    std::uint64_t spread_fs(std::uint64_t j) const;  // floor(D * S(j)), D the peak stretch
+    std::uint64_t spread_next_edge_cycle(duration t) const;
 
     std::string m_name;
     frequency m_freq;
@@ -49,6 +73,12 @@ private:
     std::uint64_t m_period_fs, m_period_rem;
     // The last edge computed: cycle, time, and (cycle * 10^15) mod f.
     mutable std::uint64_t m_last_k = 0, m_last_t = 0, m_last_r = 0;
+    // Spread spectrum: half-period H in cycles, the phase modulo 2H, and the
+    // stretch at the phase (subtracted so that edge 0 stays at time 0).
+    spread_spectrum m_ssc;
+    std::uint64_t m_half = 0, m_phase = 0, m_spread0 = 0;
+    // The last edge found by a spread next_edge query, and its time.
+    mutable std::uint64_t m_ssc_k = 0, m_ssc_t = 0;
 };
 
 }  // namespace cohsim

@@ -64,7 +64,7 @@ void interconnect_params::describe(cfg::struct_schema<interconnect_params>& s) {
 }
 
 interconnect::interconnect(const interconnect_params& p, unsigned sockets, unsigned agents)
-    : m_p(p), m_clock("interconnect", p.freq), m_agents(agents), m_ports(sockets) {}
+    : m_p(p), m_clock("interconnect", p.freq, p.clock_spread), m_agents(agents), m_ports(sockets) {}
 
 duration interconnect::through(duration t, unsigned socket, channel c, cycles occupancy, cycles latency) {
     ports& p = m_ports[socket];

@@ -60,6 +60,9 @@ struct interconnect_params {
     // this probability, independently (a Bernoulli load), drawn from the seed.
     std::uint32_t background_percent = 0;
     std::uint64_t background_seed = 0;
+    // The interconnect PLL's spread-spectrum modulation (the platform's
+    // spread_spectrum section with this PLL's phase; not a key here).
+    spread_spectrum clock_spread;
     std::uint64_t link_bytes_per_second = 25'000'000'000ULL;
     static void describe(cfg::struct_schema<interconnect_params>& s);
 };

@@ -905,16 +905,17 @@ TEST_F(Cli, PredictFindsTheParameterWithAKnownEffect) {
 }
 
 TEST_F(Cli, ParamsListsAConfigsRanges) {
-    // The default scenario's 13 ranges (README "Predictions"), each with the
-    // one before calibration; an override replaces one, a plain value fixes one.
+    // The default scenario's 15 ranges (README "Predictions": 13, and the
+    // spread-spectrum depth and rate), each with the one before calibration;
+    // an override replaces one, a plain value fixes one.
     const auto d = run({"params", "--ranges"});
     ASSERT_EQ(d.status, 0) << d.err;
-    EXPECT_EQ(std::count(d.out.begin(), d.out.end(), '\n'), 2 + 13) << d.out;
+    EXPECT_EQ(std::count(d.out.begin(), d.out.end(), '\n'), 2 + 15) << d.out;
     EXPECT_NE(d.out.find("before calibration"), std::string::npos) << d.out;
     const auto r = run({"params", "--ranges", "--set", "interconnect.snoop_latency=27cycles ~ 25cycles..29cycles", "--set",
                         "memory.latency=100ns"});
     ASSERT_EQ(r.status, 0) << r.err;
-    EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 2 + 12) << r.out;
+    EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 2 + 14) << r.out;
     EXPECT_NE(r.out.find("25cycles..29cycles     -7% / +7%                   -\n"), std::string::npos) << r.out;
     EXPECT_EQ(r.out.find("memory.latency"), std::string::npos) << r.out;
     const auto c = run({"config", "--set", "interconnect.snoop_latency=27cycles ~ 20cycles..34cycles"});
@@ -992,6 +993,14 @@ TEST_F(Cli, NoiseIsSeededKeyedToEventsAndSwitchable) {
     EXPECT_GT(c["components"]["interconnect"]["background_waits"].get<std::uint64_t>(), 0u);
     EXPECT_NE(c, go("2", busy));
     EXPECT_EQ(c, go("1", {"--set", "activity.bus_traffic.load_percent=30", "--set", "run.exact=true"}));
+    // Spread-spectrum clocks: each PLL at its own seeded phase; exact under
+    // acceleration; off with the noise switch.
+    const std::vector<std::string> spread = {"--set", "spread_spectrum={down_spread_ppm: 5000, rate: 33kHz}"};
+    const json s = go("1", spread);
+    EXPECT_NE(s, go("1", {}));
+    EXPECT_NE(s, go("2", spread));
+    EXPECT_EQ(s, go("1", {"--set", "spread_spectrum={down_spread_ppm: 5000, rate: 33kHz}", "--set", "run.exact=true"}));
+    EXPECT_EQ(go("1", quiet), go("1", {"--set", "spread_spectrum.down_spread_ppm=5000", "--set", "run.noise=false"}));
 }
 
 // ---- input that used to be taken silently or too late -------------------------------

@@ -114,3 +114,72 @@ TEST(ClockDomain, SteppingFromTheLastEdgeAgreesWithDirectArithmetic) {
         }
     }
 }
+
+// Spread spectrum. Hand example: 1 GHz (period 10^6 fs), 1% down-spread
+// (peak stretch D = 10^4 fs), modulation at 100 MHz: H = 5 cycles, so the
+// triangle over one modulation period is 0, .2, .4, .6, .8, 1, .8, .6, .4, .2
+// and periods are 10^6 fs plus 0, 2000, 4000, 6000, 8000, 10000, 8000, 6000,
+// 4000, 2000 fs.
+TEST(ClockDomain, SpreadSpectrumStretchesPeriodsInATriangle) {
+    clock_domain d("d", frequency{1'000'000'000}, spread_spectrum{10'000, frequency{100'000'000}, 0});
+    const std::uint64_t stretch[] = {0, 2000, 4000, 6000, 8000, 10000, 8000, 6000, 4000, 2000};
+    std::uint64_t t = 0;
+    for (std::uint64_t k = 0; k < 30; ++k) {
+        EXPECT_EQ(d.time_of(k).fs, t) << "edge " << k;
+        t += 1'000'000 + stretch[k % 10];
+    }
+    EXPECT_EQ(d.time_of(10).fs, 10'050'000u);  // one modulation period: D * H = 50000 fs late
+    EXPECT_EQ(d.time_of(5).fs, 5'020'000u);
+    // A phase of 3 cycles starts the triangle at .6; edge 0 stays at 0.
+    clock_domain p("p", frequency{1'000'000'000}, spread_spectrum{10'000, frequency{100'000'000}, 13});
+    EXPECT_EQ(p.time_of(0).fs, 0u);
+    EXPECT_EQ(p.time_of(1).fs, 1'006'000u);
+    EXPECT_EQ(p.time_of(3).fs, 3'000'000u + 6000 + 8000 + 10000);
+}
+
+TEST(ClockDomain, SpreadSpectrumLowersTheMeanFrequencyByHalfTheSpread) {
+    // 1.8 GHz, 0.5% at 31.5 kHz: H = round(1.8e9 / 63e3) = 28571 cycles. Over
+    // 1000 modulation periods the clock loses 0.25% of its cycles.
+    clock_domain d("big", frequency{1'800'000'000}, spread_spectrum{5'000, frequency{31'500}, 777});
+    const duration one_ms{fs_per_second / 1000};
+    const double cycles = static_cast<double>(d.cycle_at(duration{one_ms.fs * 32}));
+    EXPECT_NEAR(cycles / (1.8e6 * 32), 1.0 / 1.0025, 2e-6);
+    // Each period lies between the nominal one and 0.5% longer, and both ends are reached.
+    std::uint64_t shortest = ~0ULL, longest = 0;
+    for (std::uint64_t k = 0; k < 60'000; ++k) {
+        const std::uint64_t p = d.time_of(k + 1).fs - d.time_of(k).fs;
+        shortest = std::min(shortest, p), longest = std::max(longest, p);
+    }
+    EXPECT_GE(shortest, 555'555u);
+    EXPECT_LE(shortest, 555'556u);
+    EXPECT_GE(longest, 558'332u);  // 555555.6 * 1.005 = 558333.3
+    EXPECT_LE(longest, 558'334u);
+}
+
+TEST(ClockDomain, SpreadSpectrumEdgeQueriesInvertTimeOf) {
+    // next_edge_cycle and cycle_at against time_of, at random times and in
+    // random order (the answers must not depend on the queries before).
+    for (std::uint32_t ppm : {1u, 5'000u, 50'000u}) {
+        clock_domain d("d", frequency{832'000'000}, spread_spectrum{ppm, frequency{33'000}, 4242});
+        std::uint64_t state = 99;
+        for (int i = 0; i < 20'000; ++i) {
+            state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+            const duration t{(state >> 20) % (fs_per_second / 10)};  // up to 100 ms
+            const std::uint64_t k = d.next_edge_cycle(t);
+            ASSERT_GE(d.time_of(k).fs, t.fs);
+            if (k > 0) {
+                ASSERT_LT(d.time_of(k - 1).fs, t.fs);
+            }
+            const std::uint64_t c = d.cycle_at(t);
+            ASSERT_LE(d.time_of(c).fs, t.fs);
+            ASSERT_GT(d.time_of(c + 1).fs, t.fs);
+            // And stepping on from the answer (the common case).
+            ASSERT_EQ(d.next_edge_cycle(duration{d.time_of(k).fs + 1}), k + 1);
+        }
+    }
+}
+
+TEST(ClockDomain, SpreadSpectrumRejectsImpossibleRates) {
+    EXPECT_THROW(clock_domain("x", frequency{1'000'000}, spread_spectrum{100, frequency{0}, 0}), std::invalid_argument);
+    EXPECT_THROW(clock_domain("x", frequency{1'000'000}, spread_spectrum{100, frequency{600'000}, 0}), std::invalid_argument);
+}
