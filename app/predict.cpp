@@ -246,6 +246,28 @@ json prediction_report(const std::string& dir_text) {
     }
     out["cores"] = cores;
     // Sensitivity of the least successful core's rate to each drawn parameter.
+    // |rho| below about 2/sqrt(N) is what N members of a parameter with no
+    // effect give by chance (rho's sd is 1/sqrt(N-1) under no association).
+    // Members that share their draws count once: N is the number of distinct
+    // draws of the value. A platform's calibrated values come from its kept
+    // draws in turn, so for them N is the number of distinct calibrated draws
+    // used; the values drawn per member count every distinct member.
+    std::vector<bool> from_calibrated(params.size());
+    for (std::size_t p = 0; p < params.size(); ++p) from_calibrated[p] = params[p].value("calibrated", false);
+    auto distinct_rows = [&](bool calibrated_only) {
+        std::set<std::string> rows;
+        for (std::size_t i : done) {
+            json row = json::array();
+            for (std::size_t p = 0; p < params.size(); ++p)
+                if (!calibrated_only || from_calibrated[p]) row.push_back(draws.at(i).at(p));
+            rows.insert(row.dump());
+        }
+        return rows.size();
+    };
+    const std::size_t n_all = distinct_rows(false);
+    const bool any_calibrated = std::find(from_calibrated.begin(), from_calibrated.end(), true) != from_calibrated.end();
+    const std::size_t n_cal = any_calibrated ? distinct_rows(true) : n_all;
+    auto chance = [](std::size_t k) { return k == 0 ? 1.0 : 2 / std::sqrt(static_cast<double>(k)); };
     json sens = json::array();
     if (!focus.empty()) {
         out["focus_core"] = focus;
@@ -257,18 +279,17 @@ json prediction_report(const std::string& dir_text) {
             rho.push_back({spearman(x, rates[focus]), p});
         }
         std::stable_sort(rho.begin(), rho.end(), [](const auto& a, const auto& b) { return std::fabs(a.first) > std::fabs(b.first); });
-        for (const auto& [r, p] : rho) sens.push_back({{"path", params[p]["path"]}, {"range", params[p]["range"]}, {"spearman", r}});
+        for (const auto& [r, p] : rho) {
+            const std::size_t k = from_calibrated[p] ? n_cal : n_all;
+            sens.push_back({{"path", params[p]["path"]}, {"range", params[p]["range"]}, {"spearman", r},
+                            {"distinct_draws", k}, {"chance_level", chance(k)}});
+        }
     }
     out["sensitivity"] = sens;
     if (fs::exists(dir / "margin.json")) out["margin"] = json::parse(read_file((dir / "margin.json").string()));
-    // |rho| below about 2/sqrt(N) is what N members of a parameter with no
-    // effect give by chance (rho's sd is 1/sqrt(N-1) under no association).
-    // Members that share their draws (a platform's calibrated draws, taken in
-    // turn) count once: N is the number of distinct draws.
-    std::set<std::string> distinct;
-    for (std::size_t i : done) distinct.insert(draws.at(i).dump());
-    out["distinct_draws"] = distinct.size();
-    out["chance_level"] = distinct.empty() ? 1.0 : 2 / std::sqrt(static_cast<double>(distinct.size()));
+    // The most cautious level over the parameters (each row has its own).
+    out["distinct_draws"] = std::min(n_all, n_cal);
+    out["chance_level"] = chance(std::min(n_all, n_cal));
     return out;
 }
 
@@ -301,18 +322,35 @@ std::string prediction_text(const json& r) {
         os << "\nwhat " << r["focus_core"].get<std::string>()
            << "'s rate depends on most (Spearman's rank correlation over the members: +1 more of it, more "
               "acquisitions; -1 fewer; near 0 no monotone effect)\n";
+        // One chance level for all rows, or (calibrated values shared by
+        // members beside values drawn per member) a column of them.
+        std::set<std::size_t> ks;
+        for (const auto& e : r["sensitivity"]) ks.insert(e.value("distinct_draws", r["distinct_draws"].get<std::size_t>()));
+        auto fmt = [](const char* f, double x) {
+            char b[32];
+            std::snprintf(b, sizeof b, f, x);
+            return std::string(b);
+        };
         text_table s;
-        s.header({"parameter", "range", "rho"});
+        if (ks.size() > 1)
+            s.header({"parameter", "range", "rho", "chance"});
+        else
+            s.header({"parameter", "range", "rho"});
         for (const auto& e : r["sensitivity"]) {
-            char rho[32];
-            std::snprintf(rho, sizeof rho, "%+.2f", e["spearman"].get<double>());
-            s.row({e["path"].get<std::string>(), e["range"].get<std::string>(), rho});
+            std::vector<std::string> row = {e["path"].get<std::string>(), e["range"].get<std::string>(),
+                                            fmt("%+.2f", e["spearman"].get<double>())};
+            if (ks.size() > 1) row.push_back(fmt("%.2f", e["chance_level"].get<double>()));
+            s.row(row);
         }
         os << s.str();
-        char lvl[32];
-        std::snprintf(lvl, sizeof lvl, "%.2f", r["chance_level"].get<double>());
-        os << "(|rho| below " << lvl << ", 2/sqrt(" << r["distinct_draws"].get<std::size_t>()
-           << " distinct draws), is within what chance alone gives)\n";
+        if (ks.size() > 1) {
+            os << "(|rho| below its row's chance level, 2/sqrt(N distinct draws of the value: " << *ks.begin()
+               << " for the calibrated values, shared by the members in turn, " << *ks.rbegin()
+               << " for those drawn per member), is within what chance alone gives)\n";
+        } else {
+            os << "(|rho| below " << fmt("%.2f", r["chance_level"].get<double>()) << ", 2/sqrt("
+               << r["distinct_draws"].get<std::size_t>() << " distinct draws), is within what chance alone gives)\n";
+        }
     }
     if (r.contains("margin")) {
         const json& m = r["margin"];
@@ -435,8 +473,14 @@ int cmd_predict(const std::vector<std::string>& args) {
     ens["config"] = def.config.empty() ? default_config_name : def.config;
     ens["members"] = n;
     json params = json::array(), draws = json::array();
-    for (const auto& up : unc) params.push_back({{"path", up.path}, {"type", up.type}, {"nominal", up.format(up.nominal)},
-                                                 {"range", up.format(up.lo) + ".." + up.format(up.hi)}});
+    for (std::size_t j = 0; j < unc.size(); ++j) {
+        const auto& up = unc[j];
+        // Taken from the calibrated draws in turn (members share them) or drawn per member.
+        const bool calibrated = std::any_of(cfg.calibrated_draws.begin(), cfg.calibrated_draws.end(),
+                                            [&](const auto& d) { return d.count(j) > 0; });
+        params.push_back({{"path", up.path}, {"type", up.type}, {"nominal", up.format(up.nominal)},
+                          {"range", up.format(up.lo) + ".." + up.format(up.hi)}, {"calibrated", calibrated}});
+    }
     for (std::size_t j = 0; j < unc.size(); ++j) def.axes.push_back({unc[j].path, {}});
     for (std::size_t i = 0; i < n; ++i) {
         json row = json::array();

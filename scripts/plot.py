@@ -407,9 +407,11 @@ def plot_predict(a):
     bx.set_xlim(-1, 1)
     bx.axvline(0, color="black", linewidth=0.8)
     n = rep["members"]["done"]
-    if n > 0:
-        for x in (-2 / n ** 0.5, 2 / n ** 0.5):
-            bx.axvline(x, color="#999999", linestyle=":", linewidth=0.8)
+    # Each bar's chance level (members sharing a calibrated draw count once).
+    levels = [e.get("chance_level", rep.get("chance_level", 1.0)) for e in sens][::-1]
+    for i, lvl in enumerate(levels):
+        for x in (-lvl, lvl):
+            bx.plot([x, x], [i - 0.45, i + 0.45], color="#999999", linestyle=":", linewidth=0.9)
     bx.set_xlabel(f"Spearman rank correlation with {rep.get('focus_core', '?')}'s rate (dotted: chance level)")
     fig.suptitle(f"{rep['config']}: {n} of {rep['members']['requested']} members")
     fig.tight_layout()

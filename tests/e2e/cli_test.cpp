@@ -1181,6 +1181,22 @@ TEST_F(Cli, CalibrateNarrowsAKnownParameterAroundTheTruthAndWritesItBack) {
     const std::size_t distinct = std::min<std::size_t>(4, kept_hz.size());
     EXPECT_EQ(pred["distinct_draws"].get<std::size_t>(), distinct);
     EXPECT_NEAR(pred["chance_level"].get<double>(), 2 / std::sqrt(static_cast<double>(distinct)), 1e-12);
+    // A value drawn per member beside it has its own level: every member counts.
+    r = run({"predict", "case.yaml", "-n", "4", "-j", "2", "--out", "pred2", "--set",
+             "interconnect.request_latency=4cycles ~ 2cycles..40cycles"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const json pred2 = read_json("pred2/prediction.json");
+    ASSERT_EQ(pred2["sensitivity"].size(), 2u);
+    for (const auto& e : pred2["sensitivity"]) {
+        const std::size_t k = e["path"] == "clusters.c.freq" ? distinct : 4;
+        EXPECT_EQ(e["distinct_draws"].get<std::size_t>(), k) << e;
+        EXPECT_NEAR(e["chance_level"].get<double>(), 2 / std::sqrt(static_cast<double>(k)), 1e-12) << e;
+    }
+    EXPECT_EQ(pred2["distinct_draws"].get<std::size_t>(), distinct);
+    if (distinct < 4) {
+        EXPECT_NE(r.out.find(" for the calibrated values, shared by the members in turn, 4 for those drawn per member"),
+                  std::string::npos) << r.out;
+    }
     // Calibrating again replaces the block: one `calibrated:` key.
     r = run({"calibrate", "plat.yaml", "--file", "cases.yaml", "-n", "16", "--duration", "1ms", "-j", "2", "--out", "cal"});
     ASSERT_EQ(r.status, 0) << r.err;
