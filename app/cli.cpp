@@ -22,6 +22,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "app/c2c.h"
 #include "app/litmus.h"
 #include "app/murphi.h"
 #include "models/coherence_protocol.h"
@@ -82,6 +83,8 @@ commands:
                    judges each measured figure against an ensemble's band
   calibrate PLATFORM  narrow a platform's uncertain values to the draws that
                    reproduce every calibration case; writes them into PLATFORM
+  c2c PLATFORM     the core-to-core latency matrix (CAS ping-pong per pair of
+                   cores, as the core-to-core-latency tool measures a board)
 
 examples:
   cohsim run                                      # the built-in default scenario
@@ -467,10 +470,13 @@ int cmd_plot(const std::vector<std::string>& args) {
         return exit_ok;
     }
     if (args.empty()) throw usage_error("plot needs the RUN_DIR of a `cohsim run` (see cohsim plot --help)");
-    // A prediction directory (prediction.json) gets its bands, a sweep directory (sweep.json) the sweep plots.
-    const bool predict = std::filesystem::exists(std::filesystem::path(args[0]) / "prediction.json");
-    const bool sweep = std::filesystem::exists(std::filesystem::path(args[0]) / "sweep.json");
-    std::vector<std::string> script_args = {predict ? "predict" : sweep ? "sweep" : "run"};
+    // A prediction directory (prediction.json) gets its bands, a c2c directory
+    // (c2c.json) its heatmap, a sweep directory (sweep.json) the sweep plots.
+    const std::filesystem::path dir(args[0]);
+    const bool predict = std::filesystem::exists(dir / "prediction.json");
+    const bool c2c = std::filesystem::exists(dir / "c2c.json");
+    const bool sweep = std::filesystem::exists(dir / "sweep.json");
+    std::vector<std::string> script_args = {predict ? "predict" : c2c ? "c2c" : sweep ? "sweep" : "run"};
     script_args.insert(script_args.end(), args.begin(), args.end());
     return exec_script("plot.py", script_args);
 }
@@ -755,7 +761,8 @@ int cli_main(int argc, const char* const* argv) {
         if (cmd == "calibrate") return cmd_calibrate(args);
         if (cmd == "protocol") return cmd_protocol(args);
         if (cmd == "litmus") return cmd_litmus(args);
-        throw usage_error("unknown command '" + cmd + "' (expected run, config, params, sweep, predict, validate, calibrate, plot, report, protocol or litmus)");
+        if (cmd == "c2c") return cmd_c2c(args);
+        throw usage_error("unknown command '" + cmd + "' (expected run, config, params, sweep, predict, validate, calibrate, c2c, plot, report, protocol or litmus)");
     } catch (const usage_error& e) {
         std::cerr << "cohsim: " << e.what() << "\nTry 'cohsim --help' or 'cohsim COMMAND --help'.\n";
         return exit_bad_input;

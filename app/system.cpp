@@ -27,7 +27,7 @@ system_model::system_model(const platform_config& cfg, const std::string& config
     };
     for (const auto& [name, d] : m_cfg.dsus) {
         m_domains.push_back(std::make_unique<clock_domain>(name, d.freq, spread("dsu:" + name)));
-        dsu_specs.push_back({name, m_domains.back().get(), d.l3});
+        dsu_specs.push_back({name, m_domains.back().get(), d});
     }
     auto dsu_index = [&](const std::string& name) {
         for (std::size_t i = 0; i < m_cfg.dsus.items.size(); ++i)

@@ -7,6 +7,8 @@
 #include <boost/program_options.hpp>
 #include <yaml-cpp/yaml.h>
 
+#include "app/yaml_reader.h"
+
 #include <fcntl.h>
 
 #include <algorithm>
@@ -40,50 +42,6 @@ namespace {
 
 // ---- cases.yaml -------------------------------------------------------------
 
-struct yaml_reader {
-    std::string file;
-    [[noreturn]] void fail(const YAML::Node& n, const std::string& path, const std::string& what,
-                           const std::string& expected = {}) const {
-        const auto m = n.Mark();
-        throw cfg::config_error({file, m.line + 1, m.column + 1}, path, what, expected);
-    }
-    const YAML::Node& need_map(const YAML::Node& n, const std::string& path) const {
-        if (!n.IsMap()) fail(n, path, "is not a map", "KEY: VALUE lines");
-        return n;
-    }
-    std::string text(const YAML::Node& n, const std::string& path) const {
-        if (!n.IsScalar()) fail(n, path, "is not a single value", "a name or a number");
-        return n.Scalar();
-    }
-    double number(const YAML::Node& n, const std::string& path) const {
-        const std::string t = text(n, path);
-        try {
-            std::size_t used = 0;
-            const double v = std::stod(t, &used);
-            if (used == t.size() && std::isfinite(v)) return v;
-        } catch (const std::exception&) {
-        }
-        fail(n, path, "'" + t + "' is not a number", "a number such as 1.5");
-    }
-    double time_ns(const YAML::Node& n, const std::string& path) const {
-        try {
-            return parse_duration(text(n, path)).ns();
-        } catch (const std::exception& e) {
-            fail(n, path, e.what(), "a time with a unit, e.g. 500us or 0.5s");
-        }
-    }
-    // Every key of `n` must be one of `allowed`.
-    void only(const YAML::Node& n, const std::string& path, const std::set<std::string>& allowed) const {
-        for (const auto& kv : n) {
-            const std::string k = kv.first.Scalar();
-            if (allowed.count(k)) continue;
-            std::string list;
-            for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-            fail(kv.first, path + "." + k, "unknown key", "one of " + list);
-        }
-    }
-};
-
 const std::set<std::string> check_kinds = {"log10_ratio",  "little_max_wait", "little_share",    "big_rate",
                                            "lifts_little", "cas_per_success", "throughput_gain"};
 
@@ -91,14 +49,7 @@ const std::set<std::string> check_kinds = {"log10_ratio",  "little_max_wait", "l
 
 std::vector<calibration_case> load_cases(const std::string& file) {
     yaml_reader r{file};
-    YAML::Node root;
-    try {
-        root = YAML::LoadFile(file);
-    } catch (const YAML::BadFile&) {
-        throw cfg::config_error({file, 0, 0}, "", "cannot read the file", "a readable cases.yaml");
-    } catch (const YAML::Exception& e) {
-        throw cfg::config_error({file, e.mark.line + 1, e.mark.column + 1}, "", "malformed YAML: " + e.msg);
-    }
+    const YAML::Node root = load_yaml_file(file, "a readable cases.yaml");
     r.need_map(root, "(top)");
     r.only(root, "(top)", {"cases"});
     const YAML::Node list = root["cases"];

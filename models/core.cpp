@@ -15,6 +15,15 @@ const std::vector<std::pair<core_type, const char*>>& cfg::enum_names<core_type>
     return l;
 }
 
+bool has_lse(core_type t) {
+    switch (t) {
+        case core_type::cortex_a55:
+        case core_type::cortex_a75:
+        case core_type::thunderx2: return true;
+        default: return false;
+    }
+}
+
 namespace {
 mem_request request(mem_request::kind_t kind, std::uint64_t addr, unsigned size, std::uint64_t value = 0) {
     mem_request r;

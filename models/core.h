@@ -74,6 +74,13 @@ struct cfg::enum_names<core_type> {
     static const std::vector<std::pair<core_type, const char*>>& list();
 };
 
+// The architecture a core type implements, as far as the lock code cares:
+// Armv8.1's LSE atomics (CAS, LDADD, SWP...) or only Armv8.0's LDXR/STXR.
+// Cortex-A55/A75 implement Armv8.2 (their TRMs), ThunderX2 Armv8.1 (Marvell's
+// product brief); Cortex-A53/A73 Armv8.0; Cortex-A7/A15 are Armv7 cores
+// modelled with the Armv8.0 exclusives.
+bool has_lse(core_type t);
+
 // Per-cluster core timing (every core of a cluster is the same type).
 struct core_params {
     // Cycles per instruction class; unset = the core type's preset.

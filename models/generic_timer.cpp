@@ -7,7 +7,7 @@ namespace cohsim {
 
 void generic_timer_params::describe(cfg::struct_schema<generic_timer_params>& s) {
     s.param("freq", &generic_timer_params::freq,
-            "system counter frequency (CNTFRQ_EL0); platforms.md section 8 lists real values")
+            "system counter frequency (CNTFRQ_EL0); docs/sources.md section 8 lists real values")
         .range(frequency{1000}, frequency{10'000'000'000ULL});
     s.param("event_stream", &generic_timer_params::event_stream,
             "event stream enabled (CNTKCTL_EL1.EVNTEN; Linux default CONFIG_ARM_ARCH_TIMER_EVTSTREAM=y)")

@@ -56,7 +56,7 @@ struct memory_system::impl {
           net(clusters, socket_of(specs), ic, link, n),
           point(f, clusters, dsu_of(specs), dsus, ic, memory, far_atomics) {
         for (const auto& d : dsu_specs)
-            dsus.push_back(std::make_unique<dsu>(d.name, *d.clock, d.l3, static_cast<std::uint32_t>(line_bytes)));
+            dsus.push_back(std::make_unique<dsu>(d.name, *d.clock, d.params, static_cast<std::uint32_t>(line_bytes)));
         unsigned agent = 0;
         for (unsigned c = 0; c < specs.size(); ++c) {
             const cluster_spec& sp = specs[c];

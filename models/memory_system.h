@@ -65,7 +65,7 @@ public:
     struct dsu_spec {
         std::string name;
         const clock_domain* clock;
-        l3_params l3;
+        dsu_params params;
     };
 
     memory_system(const sc_core::sc_module_name& name, const std::vector<cluster_spec>& clusters,

@@ -24,6 +24,10 @@ python3-matplotlib). Usually run through `cohsim plot RUN_DIR`.
       left, each contending core's acquisitions per second in every member
       (dots) with its median and 5-95% band; right, the rank correlation of
       the least successful core's rate with each drawn parameter.
+
+  plot.py c2c C2C_DIR [--out DIR]
+      C2C_DIR/c2c.json (cohsim c2c) -> c2c.{png,svg}: the core-to-core
+      latency matrix as a heatmap, one-way ns per hand-off in each cell.
 """
 import argparse
 import csv
@@ -418,6 +422,35 @@ def plot_predict(a):
     return save(fig, out, "prediction")
 
 
+def plot_c2c(a):
+    d = a.c2c_dir
+    try:
+        with open(os.path.join(d, "c2c.json")) as f:
+            rep = json.load(f)
+    except (OSError, ValueError) as e:
+        sys.exit(f"cohsim plot: {d}: cannot read c2c.json ({e})")
+    ids = rep["cores"]
+    n = len(ids)
+    grid = [[float("nan") if v is None else v for v in row] for row in rep["matrix"]]
+    size = max(4.0, 0.5 * n + 2)
+    fig, ax = plt.subplots(figsize=(size + 1.5, size))
+    im = ax.imshow(grid, cmap="viridis")
+    ax.set_xticks(range(n), ids, rotation=90, fontsize=8)
+    ax.set_yticks(range(n), ids, fontsize=8)
+    if n <= 16:
+        for i in range(n):
+            for j in range(n):
+                v = grid[i][j]
+                if v == v:  # not NaN
+                    ax.text(j, i, f"{v:.0f}", ha="center", va="center", fontsize=7, color="white")
+    fig.colorbar(im, ax=ax, label="one-way latency (ns per hand-off)")
+    ax.set_title(f"{rep['platform']}: core-to-core latency (CAS ping-pong, {rep['duration']} per pair)")
+    fig.tight_layout()
+    out = a.out or d
+    os.makedirs(out, exist_ok=True)
+    return save(fig, out, "c2c")
+
+
 def main():
     p = argparse.ArgumentParser(prog="cohsim plot", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="what", required=True)
@@ -434,7 +467,14 @@ def main():
     q = sub.add_parser("predict", help="bands and sensitivities of a `cohsim predict` directory")
     q.add_argument("predict_dir")
     q.add_argument("--out", help="where the plots go (default: PREDICT_DIR)")
+    c = sub.add_parser("c2c", help="the heatmap of a `cohsim c2c` directory")
+    c.add_argument("c2c_dir")
+    c.add_argument("--out", help="where the plots go (default: C2C_DIR)")
     a = p.parse_args()
+    if a.what == "c2c":
+        for path in plot_c2c(a):
+            print(path)
+        return
     if a.what == "predict":
         for path in plot_predict(a):
             print(path)

@@ -119,6 +119,20 @@ private:
     std::vector<const stat*> m_stats;
 };
 
+// The value of the counter `name` in `g`; all ones when it has none.
+inline std::uint64_t counter_of(const stat_group& g, const std::string& name) {
+    struct finder : stat_visitor {
+        const std::string* want;
+        std::uint64_t value = ~std::uint64_t{0};
+        void counter(const std::string& n, const std::string&, std::uint64_t v) override {
+            if (n == *want) value = v;
+        }
+    } f;
+    f.want = &name;
+    g.accept(f);
+    return f.value;
+}
+
 inline double distribution::percentile(double q) const {
     if (m_count == 0) return 0;
     const double want = q * static_cast<double>(m_count);

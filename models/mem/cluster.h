@@ -76,6 +76,7 @@ private:
 public:
     counter local_transactions{m_stats, "local_transactions", "requests served inside the cluster by the SCU"};
     counter l2_hits{m_stats, "l2_hits", "data supplied by the L2"};
+    counter core_transfers{m_stats, "core_transfers", "lines handed from one core of the cluster to another"};
     counter interconnect_snoops{m_stats, "interconnect_snoops", "snoops received from the interconnect"};
 };
 

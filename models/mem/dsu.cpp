@@ -16,11 +16,21 @@ void l3_params::describe(cfg::struct_schema<l3_params>& s) {
 
 void dsu_params::describe(cfg::struct_schema<dsu_params>& s) {
     s.param("freq", &dsu_params::freq, "DSU (L3 and snoop unit) clock").range(frequency{1'000'000}, frequency{10'000'000'000ULL});
+    s.param("snoop_latency", &dsu_params::snoop_latency,
+            "DSU cycles from a request that must snoop other cores reaching the DSU to its snoops leaving (snoop "
+            "filter and arbitration); also between two cores of one cluster")
+        .def(cycles{0})
+        .range(cycles{0}, cycles{1000});
+    s.param("transfer_latency", &dsu_params::transfer_latency,
+            "DSU cycles from a snooped core's answer (with the line) reaching the DSU to its leaving for the requester's "
+            "cluster")
+        .def(cycles{0})
+        .range(cycles{0}, cycles{1000});
     s.sub("l3", &dsu_params::l3, "the shared L3");
 }
 
-dsu::dsu(const std::string& name, const clock_domain& clock, const l3_params& l3, std::uint32_t line_bytes)
-    : m_clock(&clock), m_p(l3), m_l3(cache_geometry{l3.size.bytes, l3.ways, line_bytes}), m_stats(name + ".l3") {}
+dsu::dsu(const std::string& name, const clock_domain& clock, const dsu_params& p, std::uint32_t line_bytes)
+    : m_clock(&clock), m_p(p), m_l3(cache_geometry{p.l3.size.bytes, p.l3.ways, line_bytes}), m_stats(name + ".l3") {}
 
 void dsu::l3_fill(std::uint64_t line) { fill_filter(m_l3, line); }
 

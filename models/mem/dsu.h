@@ -1,16 +1,23 @@
 // A DynamIQ Shared Unit: the clusters that name it form one coherence
-// domain, and share its L3, in the DSU's own clock.
+// domain, and share its L3 and its snoop unit, in the DSU's own clock.
 //
-// Modelled: a transfer between two clusters under one DSU is served inside
-// the domain (the SCU hops of both clusters), without the interconnect; the
-// L3 is a timing filter like the L2 (filled on use, LRU), and a miss whose
-// data no cache owns and that no L2 of the requester holds is served in
-// `l3.latency` DSU cycles when the L3 holds it.
-// Not modelled: the DSU's own snoop-filter hop and queueing on transfers
-// between its clusters (they cost only the clusters' SCU hops today), L3
-// partitioning, slices, and data values (the functional memory holds them).
+// Modelled: a request of a core under the DSU that must snoop other cores
+// (a line another core holds) is served inside the domain, without the
+// interconnect, through the DSU: the snoops leave `snoop_latency` DSU cycles
+// after the request reaches it (snoop-filter lookup and arbitration), and a
+// snooped core's answer (with the line's data) reaches the requester's
+// cluster `transfer_latency` DSU cycles after it reaches the DSU, on top of
+// the clusters' own SCU hops. That holds for two cores of one cluster too:
+// in a DynamIQ cluster each core has a private L2 and the DSU keeps them
+// coherent. The L3 is a timing filter like the L2 (filled on use, LRU), and
+// a miss whose data no cache owns and that no L2 of the requester holds is
+// served in `l3.latency` DSU cycles when the L3 holds it. Counted apart:
+// hand-offs between cores of one cluster and between clusters of the DSU.
+// Not modelled: queueing in the DSU (each hop is a fixed latency), L3
+// partitioning, slices, the snoop filter's capacity, and data values (the
+// functional memory holds them).
 // Timing assumptions: `l3.latency` from the request reaching the DSU to its
-// data, in DSU cycles.
+// data, in DSU cycles; every hop arrives at the receiver's next clock edge.
 #pragma once
 
 #include <cstdint>
@@ -33,16 +40,22 @@ struct l3_params {
 
 struct dsu_params {
     frequency freq;
+    cycles snoop_latency{0};     // request at the DSU -> snoops leave for the cores holding the line
+    cycles transfer_latency{0};  // a snooped core's answer at the DSU -> the requester's cluster
     l3_params l3;
     static void describe(cfg::struct_schema<dsu_params>& s);
 };
 
 class dsu {
 public:
-    dsu(const std::string& name, const clock_domain& clock, const l3_params& l3, std::uint32_t line_bytes);
+    dsu(const std::string& name, const clock_domain& clock, const dsu_params& p, std::uint32_t line_bytes);
 
     // When an L3 access asked at `t` has its data.
-    duration l3_data(duration t) const { return m_clock->edge_after(t, m_p.latency); }
+    duration l3_data(duration t) const { return m_clock->edge_after(t, m_p.l3.latency); }
+    // A request reaching the DSU at `t`: when its snoops leave.
+    duration snoops_leave(duration t) const { return m_clock->edge_after(t, m_p.snoop_latency); }
+    // A snooped core's answer reaching the DSU at `t`: when it leaves for the requester.
+    duration answer_leaves(duration t) const { return m_clock->edge_after(t, m_p.transfer_latency); }
     bool l3_holds(std::uint64_t line) { return m_l3.find(line) != nullptr; }
     void l3_fill(std::uint64_t line);
     void l3_drop(std::uint64_t line);
@@ -51,12 +64,13 @@ public:
 
 private:
     const clock_domain* m_clock;
-    l3_params m_p;
+    dsu_params m_p;
     cache_array<char> m_l3;
     stat_group m_stats;
 
 public:
     counter l3_hits{m_stats, "l3_hits", "data supplied by the shared L3"};
+    counter transfers{m_stats, "transfers", "lines handed from a core of one cluster to a core of another cluster of the DSU"};
 };
 
 }  // namespace cohsim

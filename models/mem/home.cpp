@@ -145,11 +145,13 @@ void home::process(line_record& h, const request_msg& m) {
             }
         }
         tx.answers_left = static_cast<int>(t.size());
+        // Under a DSU the snoops go out through it; then the target's own
+        // SCU hop, in its own clock.
+        const duration out = d && !t.empty() ? d->snoops_leave(now) : now;
         for (int a : t) {
             const snoop s = a == h.e.owner ? cell.to_owner : cell.to_sharers;
             l1_port* c = m_f.l1s[static_cast<unsigned>(a)];
-            // The target's own SCU hop, in its own clock.
-            m_f.q->at(net.scu_to_l1(cluster_of(a), now), rank(phase::snoop, static_cast<std::uint64_t>(a)),
+            m_f.q->at(net.scu_to_l1(cluster_of(a), out), rank(phase::snoop, static_cast<std::uint64_t>(a)),
                       [c, s, line] { c->snoop(s, line); });
         }
     } else {
@@ -207,7 +209,15 @@ void home::snoop_answered(unsigned k, unsigned agent_, std::uint64_t line, bool 
     const duration at_scu = m_f.net->l1_to_scu(k, kernel::now());
     const int agent = static_cast<int>(agent_);
     if (!h.tx.global) {
-        m_f.q->at(at_scu, rank(phase::response, agent_),
+        // Inside the domain: under a DSU the answer goes back through it.
+        dsu* d = dsu_for(k);
+        if (data && agent == h.tx.owner_at_start) {
+            if (k == cluster_of(static_cast<int>(h.tx.req.agent)))
+                ++m_clusters[k]->core_transfers;
+            else if (d)
+                ++d->transfers, ++h.traffic.cross_cluster;
+        }
+        m_f.q->at(d ? d->answer_leaves(at_scu) : at_scu, rank(phase::response, agent_),
                   [this, line, agent, data, dirty] { answer(line, agent, data, dirty); });
         return;
     }

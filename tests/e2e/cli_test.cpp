@@ -1503,3 +1503,84 @@ TEST_F(Cli, LitmusBadInputs) {
     EXPECT_EQ(shipped.status, 0) << shipped.err;
     EXPECT_NE(shipped.out.find("Observation CLREX Always 5 0"), std::string::npos) << shipped.out;
 }
+
+// ---- core-to-core latency ---------------------------------------------------------
+
+TEST_F(Cli, C2cDynamiqMatchesItsPublishedMatrixThroughTheDsu) {
+    // Every pair of the DynamIQ platform, as the core-to-core-latency tool
+    // would measure it, against the Snapdragon 850 figures (references.yaml).
+    auto go = [&](const std::string& out, const std::vector<std::string>& more) {
+        std::vector<std::string> args = {"c2c", "dynamiq_4xa55_4xa75", "--duration", "10us", "-j", "2", "--out", out};
+        args.insert(args.end(), more.begin(), more.end());
+        return run(args);
+    };
+    auto r = go("c", {"--check"});
+    ASSERT_EQ(r.status, 0) << r.err << r.out;
+    const json j = read_json("c/c2c.json");
+    ASSERT_EQ(j["cores"].size(), 8u);
+    ASSERT_EQ(j["pairs"].size(), 28u);
+    for (std::size_t a = 0; a < 8; ++a)
+        for (std::size_t b = 0; b < 8; ++b) {
+            if (a == b) {
+                EXPECT_TRUE(j["matrix"][a][b].is_null());
+                continue;
+            }
+            EXPECT_EQ(j["matrix"][a][b], j["matrix"][b][a]);
+            // Inside the widest allowed band of the three rows (58..73 ns, +-25%).
+            EXPECT_GE(j["matrix"][a][b].get<double>(), 58 * 0.75);
+            EXPECT_LE(j["matrix"][a][b].get<double>(), 73 * 1.25);
+        }
+    ASSERT_EQ(j["checks"].size(), 3u);
+    for (const auto& c : j["checks"]) EXPECT_TRUE(c["pass"].get<bool>()) << c;
+    for (const auto& p : j["pairs"]) {
+        EXPECT_EQ(p["instruction"], "cas");  // A55 and A75 have LSE
+        EXPECT_EQ(p["kind"], p["a"].get<std::string>().substr(0, 3) == p["b"].get<std::string>().substr(0, 3) ? "same cluster"
+                                                                                                                : "same DSU");
+    }
+    // Each hand-off crosses the DSU once each way: 15 more DSU cycles on each
+    // hop (1.5 GHz: 20 ns in all) add 20 ns to every pair, within one DSU
+    // period's alignment (0.67 ns) and the count's granularity (a hand-off
+    // more or less in 10 us moves the figure by ns^2 / 10^4 ns).
+    r = go("slow", {"--set", "dsus.dsu.snoop_latency=60cycles", "--set", "dsus.dsu.transfer_latency=60cycles"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const json slow = read_json("slow/c2c.json");
+    for (std::size_t k = 0; k < 28; ++k) {
+        const double a = j["pairs"][k]["one_way_ns"].get<double>(), b = slow["pairs"][k]["one_way_ns"].get<double>();
+        EXPECT_NEAR(b - a, 20.0, 0.67 + (a * a + b * b) / 1e4) << slow["pairs"][k];
+    }
+    // Without the DSU's hops the transfers are an order of magnitude too fast: the check says so, exit 1.
+    r = go("fast", {"--check", "--set", "dsus.dsu.snoop_latency=0cycles", "--set", "dsus.dsu.transfer_latency=0cycles"});
+    EXPECT_EQ(r.status, 1) << r.out;
+    EXPECT_NE(r.out.find("FAIL"), std::string::npos) << r.out;
+    // --report prints it again; the plot draws the heatmap.
+    r = run({"c2c", "--report", "c"});
+    EXPECT_EQ(r.status, 0);
+    EXPECT_NE(r.out.find("big-little  same DSU      16"), std::string::npos) << r.out;
+    r = run({"plot", "c"});
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_TRUE(fs::exists(m_dir / "c" / "c2c.png"));
+}
+
+TEST_F(Cli, C2cPicksTheInstructionByTheCoresAndNamesTheKindOfPair) {
+    // Two sockets of one cluster each on Armv8.0 cores: LDXR/STXR, and the
+    // pair across sockets is slower than the pair inside a cluster.
+    write("two.yaml",
+          "clusters:\n  a: {freq: 1GHz, cores: 2, core: cortex-a53}\n  b: {freq: 1GHz, cores: 1, core: cortex-a53, socket: 1}\n"
+          "timer: {freq: 1.92MHz, evnti: 8}\ninterconnect: {freq: 500MHz}\n");
+    const auto r = run({"c2c", "two.yaml", "--duration", "20us", "-j", "2", "--out", "t"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const json j = read_json("t/c2c.json");
+    ASSERT_EQ(j["pairs"].size(), 3u);
+    std::map<std::string, double> ns;
+    for (const auto& p : j["pairs"]) {
+        EXPECT_EQ(p["instruction"], "ldxr/stxr");
+        ns[p["kind"].get<std::string>()] = p["one_way_ns"].get<double>();
+    }
+    ASSERT_EQ(ns.size(), 2u);
+    EXPECT_LT(ns["same cluster"], ns["across sockets"]);
+    // Bad input: exit 2 with what is wrong.
+    expect_bad({"c2c"}, "c2c takes one PLATFORM");
+    expect_bad({"c2c", "two.yaml", "--cores", "c"}, "'c' is not a cluster or core of this platform");
+    expect_bad({"c2c", "two.yaml", "--cores", "a.0"}, "needs at least two cores");
+    expect_bad({"c2c", "nosuch"}, "no such config file");
+}

@@ -40,18 +40,7 @@ struct mem_harness {
     functional_memory data;
 
     // A counter of the interconnect's group (DRAM reads, link crossings, ...).
-    std::uint64_t ic_counter(const std::string& name) const {
-        struct find : stat_visitor {
-            std::string want;
-            std::uint64_t value = ~std::uint64_t{0};
-            void counter(const std::string& n, const std::string&, std::uint64_t v) override {
-                if (n == want) value = v;
-            }
-        } v;
-        v.want = name;
-        ic_stats.accept(v);
-        return v.value;
-    }
+    std::uint64_t ic_counter(const std::string& name) const { return counter_of(ic_stats, name); }
     std::uint64_t memory_reads() const { return ic_counter("memory_reads"); }
 
     // Runs the simulation until simulated time `t_ns`.

@@ -217,10 +217,23 @@ const char* const dynamiq[] = {"dsus={dsu0: {freq: 1.2GHz, l3: {size: 2MiB, ways
                                "clusters.big.l1={size: 1KiB, ways: 1, hit_latency: 3cycles}"};
 }  // namespace
 
-TEST(MemoryLatency, DynamiqTransferBetweenClustersStaysInTheDsu) {
-    system_model sys(test_platform({dynamiq[0], dynamiq[1], dynamiq[2]}));
+// A counter of the memory system's components, by group and name.
+std::uint64_t counter_value(system_model& sys, const std::string& group, const std::string& name) {
+    for (const stat_group* g : sys.memory().stat_groups())
+        if (g->name() == group) return counter_of(*g, name);
+    return ~std::uint64_t{0};
+}
+
+// A line handed between cores under a DSU goes through the DSU's snoop unit:
+// the snoop leaves snoop_latency DSU cycles after the request reaches it, the
+// answer transfer_latency DSU cycles after it does; each hop lands on the
+// receiver's next edge.
+void dsu_transfer_case(const char* from, unsigned from_agent, std::uint64_t snoop, std::uint64_t transfer) {
+    const std::string lat = "dsus.dsu0.snoop_latency=" + std::to_string(snoop) + "cycles";
+    const std::string tr = "dsus.dsu0.transfer_latency=" + std::to_string(transfer) + "cycles";
+    system_model sys(test_platform({dynamiq[0], dynamiq[1], dynamiq[2], lat.c_str(), tr.c_str()}));
     op_times rd;
-    sys.find_core("big.0")->set_program([&](core& c) { c.store(A, 6); });
+    sys.find_core(from)->set_program([&](core& c) { c.store(A, 6); });
     sys.find_core("little.0")->set_program([&](core& c) {
         c.work(cycles{10'000});
         rd.before = c.local_time();
@@ -229,13 +242,28 @@ TEST(MemoryLatency, DynamiqTransferBetweenClustersStaysInTheDsu) {
     });
     run_for_fs(1'000'000'000'000ULL);
     const hops h;
-    // 3 + 2 little cycles to the DSU; the snoop takes big's SCU hop (2 big
-    // cycles) and its answer another 2; the grant goes back in 2 little cycles.
-    const duration snooped = h.B.edge_after(h.L.edge_after(rd.before, cycles{5}), cycles{2});
-    const duration answered = h.B.edge_after(snooped, cycles{2});
+    const clock_domain D("dsu", frequency{1'200'000'000});
+    const clock_domain& T = std::string(from).rfind("big", 0) == 0 ? h.B : h.L;
+    // 3 + 2 little cycles to the SCU; through the DSU; the owner's SCU hop (2
+    // of its cycles) and its answer's (2); back through the DSU; the grant
+    // in 2 little cycles.
+    const duration at_dsu = h.L.edge_after(rd.before, cycles{5});
+    const duration snooped = T.edge_after(D.edge_after(at_dsu, cycles{snoop}), cycles{2});
+    const duration answered = D.edge_after(T.edge_after(snooped, cycles{2}), cycles{transfer});
     EXPECT_EQ(rd.after.fs, h.L.edge_after(answered, cycles{2}).fs);
-    EXPECT_EQ(sys.memory().l1_state(2, A), cstate::O);
+    EXPECT_EQ(sys.memory().l1_state(from_agent, A), cstate::O);
+    // Counted as a hand-off inside the cluster or between the DSU's clusters, never on the interconnect.
+    const bool same = T.name() == "little";
+    EXPECT_EQ(counter_value(sys, "little.scu", "core_transfers"), same ? 1u : 0u);
+    EXPECT_EQ(counter_value(sys, "dsu0.l3", "transfers"), same ? 0u : 1u);
+    EXPECT_EQ(counter_value(sys, "interconnect", "cross_cluster_transfers"), 0u);
+    EXPECT_EQ(sys.memory().traffic().at(0).cross_cluster, same ? 0u : 1u);
 }
+
+TEST(MemoryLatency, DynamiqTransferBetweenClustersStaysInTheDsu) { dsu_transfer_case("big.0", 2, 0, 0); }
+TEST(MemoryLatency, DynamiqTransferBetweenClustersTakesTheDsusHops) { dsu_transfer_case("big.0", 2, 10, 7); }
+
+TEST(MemoryLatency, DynamiqTransferInsideAClusterGoesThroughTheDsuToo) { dsu_transfer_case("little.1", 1, 10, 7); }
 
 TEST(MemoryLatency, DynamiqL3Hit) {
     // big.0 reads A (filling big's L2 and the DSU's L3) and evicts it from its

@@ -137,10 +137,14 @@ TEST(Cluster, TheL2IsAnLruFilterThatAWriteElsewhereEmpties) {
 
 TEST(Dsu, AnL3HitTakesItsLatencyInTheDsusClock) {
     const clock_domain clk("dsu", frequency{500'000'000});  // 2 ns
-    l3_params l3;
-    l3.latency = cycles{20};
-    dsu d("dsu", clk, l3, 64);
+    dsu_params p;
+    p.l3.latency = cycles{20};
+    p.snoop_latency = cycles{7};
+    p.transfer_latency = cycles{3};
+    dsu d("dsu", clk, p, 64);
     EXPECT_EQ(d.l3_data(at_ns(1)).fs, 42 * ns);  // next edge 2 ns + 20 x 2 ns
+    EXPECT_EQ(d.snoops_leave(at_ns(1)).fs, 16 * ns);   // next edge 2 ns + 7 x 2 ns
+    EXPECT_EQ(d.answer_leaves(at_ns(4)).fs, 10 * ns);  // on an edge: 4 ns + 3 x 2 ns
     d.l3_fill(0x40);
     EXPECT_TRUE(d.l3_holds(0x40));
     d.l3_drop(0x40);

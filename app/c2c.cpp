@@ -1,0 +1,364 @@
+#include "app/c2c.h"
+
+#include <boost/program_options.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <sstream>
+
+#include "app/data.h"
+#include "app/options.h"
+#include "app/platform.h"
+#include "app/spawn.h"
+#include "app/sweep.h"
+#include "app/text_table.h"
+#include "app/yaml_reader.h"
+#include "sim/files.h"
+
+namespace cohsim {
+namespace fs = std::filesystem;
+namespace {
+
+const char* const c2c_help = R"(usage: cohsim c2c PLATFORM [OPTIONS]
+
+The core-to-core latency matrix of PLATFORM (a config file, or a shipped
+platform's name: asr_4xa53_4xa73, dynamiq_4xa55_4xa75, ...), measured the
+way the core-to-core-latency tool measures a real machine with its CAS test:
+for each pair of cores, two threads hand one cache line back and forth, each
+spinning on a compare-and-swap until the line holds its value, then writing
+the other's. The one-way latency is the time per hand-off (half a round
+trip). Cores with LSE (Armv8.1+) use CAS; Armv8.0 cores the LDXR/STXR loop a
+compiler emits for compare_exchange_strong (a pair uses CAS only when both
+cores have it). The program is workloads/programs/c2c_cas.s.
+
+Each pair is one run of --duration, through the sweep machinery: -j at once,
+resumable (the same command again runs only what is missing). The platform's
+workload and activity are replaced (no interrupts); its timing noise stays.
+Prints the matrix and the range per kind of pair (same cluster, same DSU,
+across the interconnect, across sockets); writes DIR/c2c.json (`cohsim plot
+DIR` draws the heatmap) and the sweep's points/.
+
+)";
+
+const char* const c2c_examples = R"(
+examples:
+  cohsim c2c dynamiq_4xa55_4xa75 --out c2c-845
+  cohsim c2c asr_4xa53_4xa73 --cores little.0,little.1,big.0,big.1 -j 2
+  cohsim c2c configs/platforms/thunderx2_2s.yaml --cores s0.0,s0.1,s1.0
+  cohsim plot c2c-845                                # heatmap (PNG and SVG)
+
+Compare with a real board: build https://github.com/nviennot/core-to-core-latency
+(cargo install core-to-core-latency), run `core-to-core-latency 5000 --csv`
+on the idle board, and set its matrix beside c2c.json's "matrix" (both are
+one-way nanoseconds, core by core in the order the OS numbers them).
+)";
+
+struct core_place {
+    std::string id, cluster, dsu;
+    unsigned socket = 0;
+    bool lse = false;
+};
+
+// What a hand-off between two cores crosses.
+std::string kind_of(const core_place& a, const core_place& b) {
+    if (a.cluster == b.cluster) return "same cluster";
+    if (!a.dsu.empty() && a.dsu == b.dsu) return "same DSU";
+    if (a.socket == b.socket) return "across the interconnect";
+    return "across sockets";
+}
+
+std::string ns_text(double ns) {
+    char b[32];
+    std::snprintf(b, sizeof b, ns < 100 ? "%.1f" : "%.0f", ns);
+    return b;
+}
+
+std::vector<core_place> places(const platform_config& cfg) {
+    std::vector<core_place> out;
+    for (const auto& [name, cl] : cfg.clusters)
+        for (unsigned i = 0; i < cl.cores; ++i)
+            out.push_back({name + "." + std::to_string(i), name, cl.dsu, cl.socket, has_lse(cl.core)});
+    return out;
+}
+
+// --cores: cluster names and core ids, comma-separated.
+std::vector<core_place> select(const std::vector<core_place>& all, const std::string& list) {
+    if (list.empty()) return all;
+    std::vector<core_place> out;
+    std::stringstream ss(list);
+    std::string w;
+    while (std::getline(ss, w, ',')) {
+        if (w.empty()) continue;
+        bool found = false;
+        for (const auto& c : all) {
+            if (c.id != w && c.cluster != w) continue;
+            found = true;
+            if (std::none_of(out.begin(), out.end(), [&](const core_place& o) { return o.id == c.id; })) out.push_back(c);
+        }
+        if (!found) {
+            std::string names;
+            for (const auto& c : all)
+                if (names.find(c.cluster + ",") == std::string::npos) names += c.cluster + ", ";
+            throw usage_error("--cores: '" + w + "' is not a cluster or core of this platform (expected cluster names (" +
+                              names.substr(0, names.size() - 2) + ") or core ids such as " + all.front().id + ")");
+        }
+    }
+    if (out.size() < 2) throw usage_error("--cores: needs at least two cores, got " + std::to_string(out.size()));
+    return out;
+}
+
+// The platform's rows of references.yaml (none: the platform is not listed).
+json load_references(const std::string& file, const std::string& platform) {
+    yaml_reader r{file};
+    const YAML::Node root = load_yaml_file(file, "a readable references.yaml");
+    r.need_map(root, "(top)");
+    json out = json::array();
+    const YAML::Node p = root[platform];
+    if (!p) return out;
+    r.need_map(p, platform);
+    r.only(p, platform, {"c2c"});
+    const YAML::Node rows = p["c2c"];
+    if (!rows.IsSequence()) r.fail(rows, platform + ".c2c", "is not a list", "a list of {pairs, measured, tolerance, source}");
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const std::string at = platform + ".c2c." + std::to_string(i);
+        r.need_map(rows[i], at);
+        r.only(rows[i], at, {"pairs", "measured", "tolerance", "source"});
+        const std::string measured = r.text(rows[i]["measured"], at + ".measured");
+        const auto dots = measured.find("..");
+        if (dots == std::string::npos) r.fail(rows[i]["measured"], at + ".measured", "'" + measured + "' is not a range", "LO..HI, e.g. 58ns..64ns");
+        double lo = 0, hi = 0;
+        try {
+            lo = parse_duration(measured.substr(0, dots)).ns(), hi = parse_duration(measured.substr(dots + 2)).ns();
+        } catch (const std::exception& e) {
+            r.fail(rows[i]["measured"], at + ".measured", e.what(), "LO..HI with units, e.g. 58ns..64ns");
+        }
+        if (hi < lo) r.fail(rows[i]["measured"], at + ".measured", "the range ends below its start", "LO <= HI");
+        const std::string tol = r.text(rows[i]["tolerance"], at + ".tolerance");
+        double t = -1;
+        try {
+            std::size_t used = 0;
+            t = std::stod(tol, &used) / 100;
+            if (tol.substr(used) != "%") t = -1;
+        } catch (const std::exception&) {
+        }
+        if (!(t >= 0 && t < 10)) r.fail(rows[i]["tolerance"], at + ".tolerance", "'" + tol + "' is not a percentage", "e.g. 25%");
+        out.push_back({{"pairs", r.text(rows[i]["pairs"], at + ".pairs")}, {"measured_lo_ns", lo}, {"measured_hi_ns", hi},
+                       {"tolerance", t}, {"source", r.text(rows[i]["source"], at + ".source")}});
+    }
+    return out;
+}
+
+// Each reference row against the simulated groups; sets "pass" on each.
+json check_references(json refs, const json& groups) {
+    for (auto& ref : refs) {
+        const double lo = ref["measured_lo_ns"].get<double>() * (1 - ref["tolerance"].get<double>());
+        const double hi = ref["measured_hi_ns"].get<double>() * (1 + ref["tolerance"].get<double>());
+        ref["allowed_lo_ns"] = lo, ref["allowed_hi_ns"] = hi;
+        ref["pass"] = false;
+        for (const auto& g : groups) {
+            if (g["clusters"] != ref["pairs"]) continue;
+            ref["simulated_min_ns"] = g["min_ns"], ref["simulated_max_ns"] = g["max_ns"];
+            ref["pass"] = g["min_ns"].get<double>() >= lo && g["max_ns"].get<double>() <= hi;
+        }
+    }
+    return refs;
+}
+
+}  // namespace
+
+json c2c_report(const std::string& dir_text) {
+    const fs::path dir(dir_text);
+    if (!fs::exists(dir / "c2c.json"))
+        throw usage_error(dir_text + ": no c2c.json there (expected the --out directory of cohsim c2c)");
+    return json::parse(read_file((dir / "c2c.json").string()));
+}
+
+std::string c2c_text(const json& r) {
+    std::ostringstream os;
+    os << "core-to-core latency, one way (ns per hand-off): " << r["platform"].get<std::string>() << ", "
+       << r["pairs"].size() << " pairs, " << r["duration"].get<std::string>() << " each\n\n";
+    const auto& ids = r["cores"];
+    text_table t;
+    std::vector<std::string> h = {""};
+    for (std::size_t j = 0; j + 1 < ids.size(); ++j) h.push_back(ids[j].get<std::string>());
+    t.header(h);
+    for (std::size_t i = 1; i < ids.size(); ++i) {
+        std::vector<std::string> row = {ids[i].get<std::string>()};
+        for (std::size_t j = 0; j + 1 < ids.size(); ++j) {
+            const json& v = r["matrix"][i][j];
+            row.push_back(j < i ? (v.is_null() ? "-" : ns_text(v.get<double>())) : "");
+        }
+        t.row(row);
+    }
+    os << t.str() << "\n";
+    text_table g(2);
+    g.header({"pairs", "kind", "n", "min", "mean", "max", "instruction"});
+    for (const auto& e : r["groups"])
+        g.row({e["clusters"].get<std::string>(), e["kind"].get<std::string>(), std::to_string(e["pairs"].get<int>()),
+               ns_text(e["min_ns"].get<double>()), ns_text(e["mean_ns"].get<double>()), ns_text(e["max_ns"].get<double>()),
+               e["instruction"].get<std::string>()});
+    os << g.str();
+    if (r.contains("checks")) {
+        os << "\nagainst the published figures (configs/references.yaml):\n";
+        text_table c(1);
+        c.header({"pairs", "measured", "tolerance", "allowed", "simulated", "result", "source"});
+        for (const auto& e : r["checks"]) {
+            const bool seen = e.contains("simulated_min_ns");
+            char tol[16];
+            std::snprintf(tol, sizeof tol, "%.0f%%", e["tolerance"].get<double>() * 100);
+            c.row({e["pairs"].get<std::string>(),
+                   ns_text(e["measured_lo_ns"].get<double>()) + ".." + ns_text(e["measured_hi_ns"].get<double>()), tol,
+                   ns_text(e["allowed_lo_ns"].get<double>()) + ".." + ns_text(e["allowed_hi_ns"].get<double>()),
+                   seen ? ns_text(e["simulated_min_ns"].get<double>()) + ".." + ns_text(e["simulated_max_ns"].get<double>())
+                        : "(no such pairs measured)",
+                   e["pass"].get<bool>() ? "PASS" : "FAIL", e["source"].get<std::string>()});
+        }
+        os << c.str();
+    }
+    return os.str();
+}
+
+int cmd_c2c(const std::vector<std::string>& args) {
+    namespace po = boost::program_options;
+    std::vector<std::string> sets, include_paths;
+    std::string out_dir, dur = "50us", cores_text, report;
+    std::string jobs_text = std::to_string(host_cores());
+    po::options_description d("options");
+    d.add_options()  //
+        ("cores", po::value(&cores_text)->value_name("LIST"),
+         "only these cores: cluster names and core ids, comma-separated (default: every core)")  //
+        ("duration", po::value(&dur)->value_name("TIME"), "each pair's simulated time (default 50us)")  //
+        ("jobs,j", po::value(&jobs_text)->value_name("J"), "pairs run at once (default: the number of cores)")  //
+        ("out", po::value(&out_dir)->default_value("cohsim-c2c")->value_name("DIR"),
+         "the output directory (c2c.json, the sweep's points/)")  //
+        ("report", po::value(&report)->value_name("DIR"), "print the matrix of DIR again (no run)")  //
+        ("check", "compare with the platform's published figures (configs/references.yaml, tolerance beside each); "
+                  "exit 1 when one is missed")  //
+        ("include-path", po::value(&include_paths)->composing()->value_name("DIR"), include_path_help)  //
+        ("set", po::value(&sets)->composing()->value_name("PATH=VALUE"),
+         "override one platform value for every pair (what if the DSU ran faster?); repeatable")  //
+        ("help,h", "show this help");
+    const parsed_args p = parse_args(args, d);
+    if (p.vm.count("help")) {
+        std::cout << c2c_help << d << c2c_examples;
+        return 0;
+    }
+    if (!report.empty()) {
+        std::cout << c2c_text(c2c_report(report));
+        return 0;
+    }
+    add_include_paths(include_paths);
+    if (p.positional.size() != 1)
+        throw usage_error("c2c takes one PLATFORM (a config file or a shipped platform's name), got " +
+                          std::to_string(p.positional.size()));
+    const auto jobs = static_cast<unsigned>(parse_count(jobs_text, "--jobs", 1, 256));
+    sweep_def def;
+    // A shipped platform by its bare name too (dynamiq_4xa55_4xa75).
+    const std::string& arg = p.positional[0];
+    const bool bare = arg.find('/') == std::string::npos && arg.find('.') == std::string::npos;
+    def.config = fs::absolute(find_config(bare && !fs::exists(arg) ? "platforms/" + arg + ".yaml" : arg)).string();
+    if (!fs::exists(def.config)) throw usage_error(p.positional[0] + ": no such config file");
+    def.sets = sets;
+    // The measurement's own workload and a quiet machine; the platform's silicon as it is.
+    def.sets.push_back("workload={program: programs/c2c_cas.s}");
+    def.sets.push_back("activity={}");
+    def.sets.push_back("run.duration=" + dur);
+    std::vector<std::pair<std::string, std::string>> overrides;
+    for (std::size_t i = 0; i < def.sets.size(); ++i) overrides.emplace_back("--set #" + std::to_string(i + 1), def.sets[i]);
+    const platform_config cfg = load_platform(def.config, overrides);
+    const auto cores = select(places(cfg), cores_text);
+
+    sweep_axis threads{"workload.threads", {}};
+    std::vector<std::pair<std::size_t, std::size_t>> pairs;
+    for (std::size_t i = 0; i < cores.size(); ++i)
+        for (std::size_t j = 0; j < i; ++j) {
+            const int lse = cores[i].lse && cores[j].lse ? 1 : 0;
+            threads.values.push_back("[{core: " + cores[j].id + ", params: {ME: 0, LSE: " + std::to_string(lse) +
+                                     "}}, {core: " + cores[i].id + ", params: {ME: 1, LSE: " + std::to_string(lse) + "}}]");
+            pairs.emplace_back(i, j);
+        }
+    def.axes.push_back(threads);
+    def.zip = true;
+    const fs::path dir = fs::absolute(out_dir);
+    fs::create_directories(dir / "points");
+    check_same_sweep(def, dir, out_dir);
+    const int failed = run_sweep(def, dir, jobs, out_dir);
+
+    json out;
+    out["platform"] = fs::path(def.config).stem().string();
+    out["config"] = def.config;
+    out["duration"] = dur;
+    json ids = json::array();
+    for (const auto& c : cores) ids.push_back(c.id);
+    out["cores"] = ids;
+    json matrix = json::array();
+    for (std::size_t i = 0; i < cores.size(); ++i) matrix.push_back(json(std::vector<std::nullptr_t>(cores.size(), nullptr)));
+    json list = json::array();
+    struct group {
+        std::string clusters, kind, instruction;
+        std::vector<double> ns;
+    };
+    std::vector<group> groups;
+    for (std::size_t k = 0; k < pairs.size(); ++k) {
+        const auto [i, j] = pairs[k];
+        const fs::path f = dir / "points" / point_name(k) / "result.json";
+        if (!fs::exists(f)) continue;
+        const json res = json::parse(read_file(f.string()));
+        std::uint64_t handoffs = 0;
+        for (const auto& c : res.at("cores"))
+            if (c.contains("lock")) handoffs += c["lock"]["acquisitions"].get<std::uint64_t>();
+        const double sim_ns = res.at("simulated_ns").get<double>();
+        const std::string kind = kind_of(cores[i], cores[j]);
+        const std::string insn = cores[i].lse && cores[j].lse ? "cas" : "ldxr/stxr";
+        json e = {{"a", cores[j].id}, {"b", cores[i].id}, {"kind", kind}, {"instruction", insn}, {"handoffs", handoffs}};
+        if (handoffs > 0) {
+            const double ns = sim_ns / static_cast<double>(handoffs);
+            e["one_way_ns"] = ns;
+            matrix[i][j] = ns, matrix[j][i] = ns;
+            std::string a = cores[j].cluster, b = cores[i].cluster;
+            if (b < a) std::swap(a, b);
+            const std::string key = a == b ? a : a + "-" + b;
+            auto g = std::find_if(groups.begin(), groups.end(), [&](const group& x) { return x.clusters == key; });
+            if (g == groups.end()) groups.push_back({key, kind, insn, {}}), g = groups.end() - 1;
+            g->ns.push_back(ns);
+        } else {
+            e["one_way_ns"] = nullptr;
+        }
+        list.push_back(e);
+    }
+    out["matrix"] = matrix;
+    out["pairs"] = list;
+    json gs = json::array();
+    for (const auto& g : groups) {
+        double sum = 0;
+        for (double x : g.ns) sum += x;
+        gs.push_back({{"clusters", g.clusters}, {"kind", g.kind}, {"instruction", g.instruction}, {"pairs", g.ns.size()},
+                      {"min_ns", *std::min_element(g.ns.begin(), g.ns.end())},
+                      {"mean_ns", sum / static_cast<double>(g.ns.size())},
+                      {"max_ns", *std::max_element(g.ns.begin(), g.ns.end())}});
+    }
+    out["groups"] = gs;
+    bool missed = false;
+    if (p.vm.count("check")) {
+        const json refs = load_references(find_config("references.yaml"), out["platform"].get<std::string>());
+        if (refs.empty())
+            std::cerr << "cohsim c2c: configs/references.yaml has no core-to-core figures for " << out["platform"].get<std::string>()
+                      << ": nothing to check\n";
+        else
+            out["checks"] = check_references(refs, gs);
+        for (const auto& e : out.value("checks", json::array())) missed = missed || !e["pass"].get<bool>();
+    }
+    write_file_atomic((dir / "c2c.json").string(), out.dump(1) + "\n");
+    std::cout << c2c_text(out) << "\n" << (dir / "c2c.json").string() << "\n";
+    for (const auto& e : list)
+        if (e["one_way_ns"].is_null())
+            std::cerr << "cohsim c2c: " << e["a"].get<std::string>() << " and " << e["b"].get<std::string>()
+                      << " made no hand-off in " << dur << " (give a longer --duration)\n";
+    return failed > 0 || missed ? 1 : 0;
+}
+
+}  // namespace cohsim

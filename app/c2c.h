@@ -1,0 +1,27 @@
+// `cohsim c2c PLATFORM`: the core-to-core latency matrix, measured inside the
+// simulator the way the core-to-core-latency tool measures a real machine:
+// for each pair of cores, two threads hand one cache line back and forth with
+// compare-and-swap (workloads/programs/c2c_cas.s: CAS on cores with LSE, an
+// LDXR/STXR loop on Armv8.0), and the pair's one-way latency is the time per
+// hand-off. Every pair is one run, through the sweep machinery (parallel,
+// resumable). Prints the matrix and, per kind of pair (same cluster, same
+// DSU, across the interconnect, across sockets), the range; writes
+// DIR/c2c.json, which `cohsim plot DIR` draws as a heatmap.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "app/results.h"
+
+namespace cohsim {
+
+// The report of a finished c2c directory (c2c.json's content).
+json c2c_report(const std::string& dir);
+
+// The report as text: the matrix, then the ranges per kind of pair.
+std::string c2c_text(const json& report);
+
+int cmd_c2c(const std::vector<std::string>& args);
+
+}  // namespace cohsim
