@@ -22,7 +22,7 @@
 #include <iostream>
 #include <sstream>
 
-#include "app/c2c.h"
+#include "app/microbench.h"
 #include "app/litmus.h"
 #include "app/murphi.h"
 #include "models/coherence_protocol.h"
@@ -85,6 +85,8 @@ commands:
                    reproduce every calibration case; writes them into PLATFORM
   c2c PLATFORM     the core-to-core latency matrix (CAS ping-pong per pair of
                    cores, as the core-to-core-latency tool measures a board)
+  latmem PLATFORM  load-to-use latency against working-set size (a pointer
+                   chase, as lmbench's lat_mem_rd measures a board)
 
 examples:
   cohsim run                                      # the built-in default scenario
@@ -96,6 +98,7 @@ examples:
   cohsim run --out runs/a && cohsim plot runs/a   # plots of a run
   cohsim sweep --vary clusters.little.freq=600MHz:1.8GHz:200MHz --out s1
   cohsim predict -n 32 --out p1                   # bands and probabilities, not one number
+  cohsim c2c dynamiq_4xa55_4xa75 --check         # core-to-core latencies against the published ones
 
 Every command takes --help. Exit status: 0 ok, 1 simulation failed,
 2 bad input, 130 interrupted (partial results written).
@@ -475,8 +478,9 @@ int cmd_plot(const std::vector<std::string>& args) {
     const std::filesystem::path dir(args[0]);
     const bool predict = std::filesystem::exists(dir / "prediction.json");
     const bool c2c = std::filesystem::exists(dir / "c2c.json");
+    const bool latmem = std::filesystem::exists(dir / "latmem.json");
     const bool sweep = std::filesystem::exists(dir / "sweep.json");
-    std::vector<std::string> script_args = {predict ? "predict" : c2c ? "c2c" : sweep ? "sweep" : "run"};
+    std::vector<std::string> script_args = {predict ? "predict" : c2c ? "c2c" : latmem ? "latmem" : sweep ? "sweep" : "run"};
     script_args.insert(script_args.end(), args.begin(), args.end());
     return exec_script("plot.py", script_args);
 }
@@ -762,7 +766,8 @@ int cli_main(int argc, const char* const* argv) {
         if (cmd == "protocol") return cmd_protocol(args);
         if (cmd == "litmus") return cmd_litmus(args);
         if (cmd == "c2c") return cmd_c2c(args);
-        throw usage_error("unknown command '" + cmd + "' (expected run, config, params, sweep, predict, validate, calibrate, c2c, plot, report, protocol or litmus)");
+        if (cmd == "latmem") return cmd_latmem(args);
+        throw usage_error("unknown command '" + cmd + "' (expected run, config, params, sweep, predict, validate, calibrate, c2c, latmem, plot, report, protocol or litmus)");
     } catch (const usage_error& e) {
         std::cerr << "cohsim: " << e.what() << "\nTry 'cohsim --help' or 'cohsim COMMAND --help'.\n";
         return exit_bad_input;

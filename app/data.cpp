@@ -59,13 +59,17 @@ std::string find_config(const std::string& arg) {
     } catch (const std::runtime_error&) {
         return arg;
     }
-    for (const fs::path& c : {data / "configs" / p, data / p})
-        if (fs::is_regular_file(c, ec)) return c.lexically_normal().string();
+    // A shipped platform by its bare name too (dynamiq_4xa55_4xa75).
+    const bool bare = arg.find('/') == std::string::npos && arg.find('.') == std::string::npos;
+    for (const fs::path& c : {data / "configs" / p, data / p, data / "configs" / "platforms" / (arg + ".yaml")})
+        if ((bare || c != data / "configs" / "platforms" / (arg + ".yaml")) && fs::is_regular_file(c, ec))
+            return c.lexically_normal().string();
     throw cfg::config_error({arg, 0, 0}, "",
                             "no such config file, neither from here nor among the shipped configs in " +
                                 (data / "configs").string(),
                             "a YAML file, or a shipped one by its name under configs/, e.g. "
-                            "platforms/asr_4xa53_4xa73.yaml or teaching/false_sharing.yaml");
+                            "platforms/asr_4xa53_4xa73.yaml or teaching/false_sharing.yaml, or a shipped "
+                            "platform's bare name, e.g. asr_4xa53_4xa73");
 }
 
 const char* const include_path_help =

@@ -27,7 +27,8 @@ std::string data_file(const std::string& relative);
 // when relative, the data directory's configs/ARG or ARG (so an installed
 // cohsim runs `platforms/asr_4xa53_4xa73.yaml` or
 // `configs/teaching/false_sharing.yaml` from any directory). A relative name
-// found nowhere is a cfg::config_error saying where it was looked for.
+// found nowhere is a cfg::config_error saying where it was looked for. A bare
+// name (no '/', no '.') is also looked for as configs/platforms/NAME.yaml.
 std::string find_config(const std::string& arg);
 
 // --include-path DIR...: checks each is a folder (a usage error otherwise)

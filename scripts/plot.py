@@ -25,6 +25,11 @@ python3-matplotlib). Usually run through `cohsim plot RUN_DIR`.
       (dots) with its median and 5-95% band; right, the rank correlation of
       the least successful core's rate with each drawn parameter.
 
+  plot.py latmem LATMEM_DIR [--out DIR]
+      LATMEM_DIR/latmem.json (cohsim latmem) -> latmem.{png,svg}: ns per
+      dependent load against the working set (log-log), the published
+      figures checked (--check) as bars.
+
   plot.py c2c C2C_DIR [--out DIR]
       C2C_DIR/c2c.json (cohsim c2c) -> c2c.{png,svg}: the core-to-core
       latency matrix as a heatmap, one-way ns per hand-off in each cell.
@@ -422,13 +427,44 @@ def plot_predict(a):
     return save(fig, out, "prediction")
 
 
+def load_report(d, name):
+    """DIR/NAME as JSON, or exit with what went wrong."""
+    try:
+        with open(os.path.join(d, name)) as f:
+            return json.load(f)
+    except (OSError, ValueError) as e:
+        sys.exit(f"cohsim plot: {d}: cannot read {name} ({e})")
+
+
+def plot_latmem(a):
+    d = a.latmem_dir
+    rep = load_report(d, "latmem.json")
+    pts = rep["points"]
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    ax.plot([p["size_bytes"] / 1024 for p in pts], [p["ns"] for p in pts], marker="o", label="cohsim")
+    for c in rep.get("checks", []):
+        x = c["size_bytes"] / 1024
+        ax.plot([x, x], [c["measured_lo_ns"], c["measured_hi_ns"]], color="#c0392b", linewidth=6, alpha=0.6,
+                solid_capstyle="butt")
+        ax.plot([x, x], [c["allowed_lo_ns"], c["allowed_hi_ns"]], color="#c0392b", linewidth=1)
+    if rep.get("checks"):
+        ax.plot([], [], color="#c0392b", linewidth=6, alpha=0.6, label="published (thin: allowed band)")
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xlabel("working set (KiB)")
+    ax.set_ylabel("ns per dependent load")
+    ax.set_title(f"{rep['platform']}: {rep['core']} at {rep['freq']}")
+    ax.legend()
+    ax.grid(True, which="both", alpha=0.3)
+    fig.tight_layout()
+    out = a.out or d
+    os.makedirs(out, exist_ok=True)
+    return save(fig, out, "latmem")
+
+
 def plot_c2c(a):
     d = a.c2c_dir
-    try:
-        with open(os.path.join(d, "c2c.json")) as f:
-            rep = json.load(f)
-    except (OSError, ValueError) as e:
-        sys.exit(f"cohsim plot: {d}: cannot read c2c.json ({e})")
+    rep = load_report(d, "c2c.json")
     ids = rep["cores"]
     n = len(ids)
     grid = [[float("nan") if v is None else v for v in row] for row in rep["matrix"]]
@@ -470,7 +506,14 @@ def main():
     c = sub.add_parser("c2c", help="the heatmap of a `cohsim c2c` directory")
     c.add_argument("c2c_dir")
     c.add_argument("--out", help="where the plots go (default: C2C_DIR)")
+    m = sub.add_parser("latmem", help="the curve of a `cohsim latmem` directory")
+    m.add_argument("latmem_dir")
+    m.add_argument("--out", help="where the plots go (default: LATMEM_DIR)")
     a = p.parse_args()
+    if a.what == "latmem":
+        for path in plot_latmem(a):
+            print(path)
+        return
     if a.what == "c2c":
         for path in plot_c2c(a):
             print(path)

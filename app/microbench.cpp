@@ -1,4 +1,4 @@
-#include "app/c2c.h"
+#include "app/microbench.h"
 
 #include <boost/program_options.hpp>
 
@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "app/data.h"
@@ -111,8 +112,9 @@ std::vector<core_place> select(const std::vector<core_place>& all, const std::st
     return out;
 }
 
-// The platform's rows of references.yaml (none: the platform is not listed).
-json load_references(const std::string& file, const std::string& platform) {
+// The platform's rows of references.yaml under `section` (c2c: keyed by
+// `pairs`; latmem: by `core` and `size`). None: the platform is not listed.
+json load_references(const std::string& file, const std::string& platform, const std::string& section) {
     yaml_reader r{file};
     const YAML::Node root = load_yaml_file(file, "a readable references.yaml");
     r.need_map(root, "(top)");
@@ -120,13 +122,19 @@ json load_references(const std::string& file, const std::string& platform) {
     const YAML::Node p = root[platform];
     if (!p) return out;
     r.need_map(p, platform);
-    r.only(p, platform, {"c2c"});
-    const YAML::Node rows = p["c2c"];
-    if (!rows.IsSequence()) r.fail(rows, platform + ".c2c", "is not a list", "a list of {pairs, measured, tolerance, source}");
+    r.only(p, platform, {"c2c", "latmem"});
+    const YAML::Node rows = p[section];
+    if (!rows) return out;
+    const bool c2c = section == "c2c";
+    const std::set<std::string> keys = c2c ? std::set<std::string>{"pairs", "measured", "tolerance", "source"}
+                                           : std::set<std::string>{"core", "size", "measured", "tolerance", "source"};
+    std::string list;
+    for (const auto& k : keys) list += (list.empty() ? "{" : ", ") + k;
+    if (!rows.IsSequence()) r.fail(rows, platform + "." + section, "is not a list", "a list of " + list + "}");
     for (std::size_t i = 0; i < rows.size(); ++i) {
-        const std::string at = platform + ".c2c." + std::to_string(i);
+        const std::string at = platform + "." + section + "." + std::to_string(i);
         r.need_map(rows[i], at);
-        r.only(rows[i], at, {"pairs", "measured", "tolerance", "source"});
+        r.only(rows[i], at, keys);
         const std::string measured = r.text(rows[i]["measured"], at + ".measured");
         const auto dots = measured.find("..");
         if (dots == std::string::npos) r.fail(rows[i]["measured"], at + ".measured", "'" + measured + "' is not a range", "LO..HI, e.g. 58ns..64ns");
@@ -146,24 +154,65 @@ json load_references(const std::string& file, const std::string& platform) {
         } catch (const std::exception&) {
         }
         if (!(t >= 0 && t < 10)) r.fail(rows[i]["tolerance"], at + ".tolerance", "'" + tol + "' is not a percentage", "e.g. 25%");
-        out.push_back({{"pairs", r.text(rows[i]["pairs"], at + ".pairs")}, {"measured_lo_ns", lo}, {"measured_hi_ns", hi},
-                       {"tolerance", t}, {"source", r.text(rows[i]["source"], at + ".source")}});
+        json row = {{"measured_lo_ns", lo}, {"measured_hi_ns", hi}, {"tolerance", t},
+                    {"source", r.text(rows[i]["source"], at + ".source")}};
+        if (c2c) {
+            row["pairs"] = r.text(rows[i]["pairs"], at + ".pairs");
+        } else {
+            row["core"] = r.text(rows[i]["core"], at + ".core");
+            const std::string size = r.text(rows[i]["size"], at + ".size");
+            try {
+                row["size_bytes"] = parse_byte_size(size).bytes;
+            } catch (const std::exception& e) {
+                r.fail(rows[i]["size"], at + ".size", e.what(), "a size, e.g. 96KiB");
+            }
+        }
+        out.push_back(row);
     }
     return out;
+}
+
+// A reference row's allowed band and verdict for a simulated range [lo, hi].
+void judge(json& ref, double lo, double hi) {
+    const double a = ref["measured_lo_ns"].get<double>() * (1 - ref["tolerance"].get<double>());
+    const double b = ref["measured_hi_ns"].get<double>() * (1 + ref["tolerance"].get<double>());
+    ref["allowed_lo_ns"] = a, ref["allowed_hi_ns"] = b;
+    ref["simulated_min_ns"] = lo, ref["simulated_max_ns"] = hi;
+    ref["pass"] = lo >= a && hi <= b;
+}
+
+// The checks as a table: KEY columns, then measured, tolerance, allowed, simulated, result, source.
+std::string checks_text(const json& checks, const std::vector<std::pair<std::string, std::string>>& keys) {
+    text_table c(keys.size());
+    std::vector<std::string> h;
+    for (const auto& k : keys) h.push_back(k.second);
+    for (const char* x : {"measured", "tolerance", "allowed", "simulated", "result", "source"}) h.push_back(x);
+    c.header(h);
+    for (const auto& e : checks) {
+        std::vector<std::string> row;
+        for (const auto& k : keys) row.push_back(e[k.first].is_string() ? e[k.first].get<std::string>() : e[k.first].dump());
+        const bool seen = e.contains("simulated_min_ns");
+        char tol[16];
+        std::snprintf(tol, sizeof tol, "%.0f%%", e["tolerance"].get<double>() * 100);
+        row.insert(row.end(),
+                   {ns_text(e["measured_lo_ns"].get<double>()) + ".." + ns_text(e["measured_hi_ns"].get<double>()), tol,
+                    ns_text(e["allowed_lo_ns"].get<double>()) + ".." + ns_text(e["allowed_hi_ns"].get<double>()),
+                    seen ? ns_text(e["simulated_min_ns"].get<double>()) + ".." + ns_text(e["simulated_max_ns"].get<double>())
+                         : "(not measured)",
+                    e["pass"].get<bool>() ? "PASS" : "FAIL", e["source"].get<std::string>()});
+        c.row(row);
+    }
+    return c.str();
 }
 
 // Each reference row against the simulated groups; sets "pass" on each.
 json check_references(json refs, const json& groups) {
     for (auto& ref : refs) {
-        const double lo = ref["measured_lo_ns"].get<double>() * (1 - ref["tolerance"].get<double>());
-        const double hi = ref["measured_hi_ns"].get<double>() * (1 + ref["tolerance"].get<double>());
-        ref["allowed_lo_ns"] = lo, ref["allowed_hi_ns"] = hi;
+        judge(ref, 0, -1);  // the band; not passed unless its pairs were measured
+        ref.erase("simulated_min_ns"), ref.erase("simulated_max_ns");
         ref["pass"] = false;
-        for (const auto& g : groups) {
-            if (g["clusters"] != ref["pairs"]) continue;
-            ref["simulated_min_ns"] = g["min_ns"], ref["simulated_max_ns"] = g["max_ns"];
-            ref["pass"] = g["min_ns"].get<double>() >= lo && g["max_ns"].get<double>() <= hi;
-        }
+        for (const auto& g : groups)
+            if (g["clusters"] == ref["pairs"]) judge(ref, g["min_ns"].get<double>(), g["max_ns"].get<double>());
     }
     return refs;
 }
@@ -202,23 +251,8 @@ std::string c2c_text(const json& r) {
                ns_text(e["min_ns"].get<double>()), ns_text(e["mean_ns"].get<double>()), ns_text(e["max_ns"].get<double>()),
                e["instruction"].get<std::string>()});
     os << g.str();
-    if (r.contains("checks")) {
-        os << "\nagainst the published figures (configs/references.yaml):\n";
-        text_table c(1);
-        c.header({"pairs", "measured", "tolerance", "allowed", "simulated", "result", "source"});
-        for (const auto& e : r["checks"]) {
-            const bool seen = e.contains("simulated_min_ns");
-            char tol[16];
-            std::snprintf(tol, sizeof tol, "%.0f%%", e["tolerance"].get<double>() * 100);
-            c.row({e["pairs"].get<std::string>(),
-                   ns_text(e["measured_lo_ns"].get<double>()) + ".." + ns_text(e["measured_hi_ns"].get<double>()), tol,
-                   ns_text(e["allowed_lo_ns"].get<double>()) + ".." + ns_text(e["allowed_hi_ns"].get<double>()),
-                   seen ? ns_text(e["simulated_min_ns"].get<double>()) + ".." + ns_text(e["simulated_max_ns"].get<double>())
-                        : "(no such pairs measured)",
-                   e["pass"].get<bool>() ? "PASS" : "FAIL", e["source"].get<std::string>()});
-        }
-        os << c.str();
-    }
+    if (r.contains("checks"))
+        os << "\nagainst the published figures (configs/references.yaml):\n" << checks_text(r["checks"], {{"pairs", "pairs"}});
     return os.str();
 }
 
@@ -257,10 +291,7 @@ int cmd_c2c(const std::vector<std::string>& args) {
                           std::to_string(p.positional.size()));
     const auto jobs = static_cast<unsigned>(parse_count(jobs_text, "--jobs", 1, 256));
     sweep_def def;
-    // A shipped platform by its bare name too (dynamiq_4xa55_4xa75).
-    const std::string& arg = p.positional[0];
-    const bool bare = arg.find('/') == std::string::npos && arg.find('.') == std::string::npos;
-    def.config = fs::absolute(find_config(bare && !fs::exists(arg) ? "platforms/" + arg + ".yaml" : arg)).string();
+    def.config = fs::absolute(find_config(p.positional[0])).string();
     if (!fs::exists(def.config)) throw usage_error(p.positional[0] + ": no such config file");
     def.sets = sets;
     // The measurement's own workload and a quiet machine; the platform's silicon as it is.
@@ -344,7 +375,7 @@ int cmd_c2c(const std::vector<std::string>& args) {
     out["groups"] = gs;
     bool missed = false;
     if (p.vm.count("check")) {
-        const json refs = load_references(find_config("references.yaml"), out["platform"].get<std::string>());
+        const json refs = load_references(find_config("references.yaml"), out["platform"].get<std::string>(), "c2c");
         if (refs.empty())
             std::cerr << "cohsim c2c: configs/references.yaml has no core-to-core figures for " << out["platform"].get<std::string>()
                       << ": nothing to check\n";
@@ -359,6 +390,209 @@ int cmd_c2c(const std::vector<std::string>& args) {
             std::cerr << "cohsim c2c: " << e["a"].get<std::string>() << " and " << e["b"].get<std::string>()
                       << " made no hand-off in " << dur << " (give a longer --duration)\n";
     return failed > 0 || missed ? 1 : 0;
+}
+
+
+// ---- latmem --------------------------------------------------------------------
+
+namespace {
+
+const char* const latmem_help = R"(usage: cohsim latmem PLATFORM [OPTIONS]
+
+Load-to-use latency against working-set size on one core of PLATFORM,
+measured as lmbench's lat_mem_rd measures a board: a chain of pointers
+through SIZE bytes, one per 64-byte line, the last pointing back to the
+first, walked with dependent loads after one warming pass
+(workloads/programs/latmem.s). The latency steps from the L1 to the L2, the
+L3 and memory as the working set outgrows each. Each size is one run,
+through the sweep machinery (-j at once, resumable); the other cores idle.
+Prints size, ns and core cycles per load; writes DIR/latmem.json (`cohsim
+plot DIR` draws the curve).
+
+)";
+
+const char* const latmem_examples = R"(
+examples:
+  cohsim latmem dynamiq_4xa55_4xa75 --core big.0 --out lat-a75
+  cohsim latmem asr_4xa53_4xa73 --sizes 16KiB,256KiB,8MiB
+  cohsim latmem dynamiq_4xa55_4xa75 --core little.0 --check   # against the published plateaus
+
+On a board: lmbench's `lat_mem_rd -P 1 64M 64` (size in MB, stride in
+bytes) prints the same curve; taskset it to the core you compare.
+)";
+
+std::string size_text(std::uint64_t b) {
+    if (b % (1024 * 1024) == 0) return std::to_string(b / (1024 * 1024)) + "MiB";
+    if (b % 1024 == 0) return std::to_string(b / 1024) + "KiB";
+    return std::to_string(b) + "B";
+}
+
+}  // namespace
+
+json latmem_report(const std::string& dir_text) {
+    const fs::path dir(dir_text);
+    if (!fs::exists(dir / "latmem.json"))
+        throw usage_error(dir_text + ": no latmem.json there (expected the --out directory of cohsim latmem)");
+    return json::parse(read_file((dir / "latmem.json").string()));
+}
+
+std::string latmem_text(const json& r) {
+    std::ostringstream os;
+    os << "load-to-use latency, dependent loads (lat_mem_rd): " << r["platform"].get<std::string>() << ", core "
+       << r["core"].get<std::string>() << " at " << r["freq"].get<std::string>() << "\n\n";
+    text_table t;
+    t.header({"working set", "ns per load", "core cycles"});
+    for (const auto& pt : r["points"]) {
+        char cyc[32];
+        std::snprintf(cyc, sizeof cyc, "%.1f", pt["cycles"].get<double>());
+        t.row({pt["size"].get<std::string>(), ns_text(pt["ns"].get<double>()), cyc});
+    }
+    os << t.str();
+    if (r.contains("checks"))
+        os << "\nagainst the published figures (configs/references.yaml):\n"
+           << checks_text(r["checks"], {{"core", "core"}, {"size", "working set"}});
+    return os.str();
+}
+
+int cmd_latmem(const std::vector<std::string>& args) {
+    namespace po = boost::program_options;
+    std::vector<std::string> sets, include_paths;
+    std::string out_dir, dur = "1s", core_id, sizes_text, report, loads_text = "2048";
+    std::string jobs_text = std::to_string(host_cores());
+    po::options_description d("options");
+    d.add_options()  //
+        ("core", po::value(&core_id)->value_name("ID"), "the core that walks the chain (default: the platform's first)")  //
+        ("sizes", po::value(&sizes_text)->value_name("LIST"),
+         "working sets, comma-separated sizes (default: 4KiB to 16MiB, two or three per doubling); at most 32MiB")  //
+        ("loads", po::value(&loads_text)->value_name("N"), "loads timed per size (default 2048; a multiple of 16)")  //
+        ("duration", po::value(&dur)->value_name("TIME"), "the most simulated time one size may take (default 1s)")  //
+        ("jobs,j", po::value(&jobs_text)->value_name("J"), "sizes run at once (default: the number of cores)")  //
+        ("out", po::value(&out_dir)->default_value("cohsim-latmem")->value_name("DIR"),
+         "the output directory (latmem.json, the sweep's points/)")  //
+        ("report", po::value(&report)->value_name("DIR"), "print the curve of DIR again (no run)")  //
+        ("check", "compare with the platform's published latencies for this core's cluster (configs/references.yaml); "
+                  "exit 1 when one is missed")  //
+        ("include-path", po::value(&include_paths)->composing()->value_name("DIR"), include_path_help)  //
+        ("set", po::value(&sets)->composing()->value_name("PATH=VALUE"), "override one platform value; repeatable")  //
+        ("help,h", "show this help");
+    const parsed_args p = parse_args(args, d);
+    if (p.vm.count("help")) {
+        std::cout << latmem_help << d << latmem_examples;
+        return 0;
+    }
+    if (!report.empty()) {
+        std::cout << latmem_text(latmem_report(report));
+        return 0;
+    }
+    add_include_paths(include_paths);
+    if (p.positional.size() != 1)
+        throw usage_error("latmem takes one PLATFORM (a config file or a shipped platform's name), got " +
+                          std::to_string(p.positional.size()));
+    const auto jobs = static_cast<unsigned>(parse_count(jobs_text, "--jobs", 1, 256));
+    const auto loads = parse_count(loads_text, "--loads", 16, 1'000'000);
+    if (loads % 16) throw usage_error("--loads " + loads_text + ": not a multiple of 16 (the chase is unrolled 16 times)");
+    sweep_def def;
+    def.config = fs::absolute(find_config(p.positional[0])).string();
+    if (!fs::exists(def.config)) throw usage_error(p.positional[0] + ": no such config file");
+    def.sets = sets;
+    std::vector<std::pair<std::string, std::string>> overrides;
+    for (std::size_t i = 0; i < def.sets.size(); ++i) overrides.emplace_back("--set #" + std::to_string(i + 1), def.sets[i]);
+    platform_config cfg = load_platform(def.config, overrides);
+    const auto all = places(cfg);
+    if (core_id.empty()) core_id = all.front().id;
+    const auto here = std::find_if(all.begin(), all.end(), [&](const core_place& c) { return c.id == core_id; });
+    if (here == all.end())
+        throw usage_error("--core " + core_id + ": not a core of this platform (expected a core id such as " + all.front().id + ")");
+    const frequency freq = cfg.clusters.find(here->cluster)->freq;
+    const std::string platform = fs::path(def.config).stem().string();
+
+    std::vector<std::uint64_t> sizes;
+    if (sizes_text.empty()) {
+        for (std::uint64_t b = 4096; b <= 16u * 1024 * 1024; b *= 2) {
+            sizes.push_back(b);
+            if (b < 16u * 1024 * 1024) sizes.push_back(b + b / 2);
+        }
+    } else {
+        std::stringstream ss(sizes_text);
+        std::string w;
+        while (std::getline(ss, w, ',')) {
+            std::uint64_t b = 0;
+            try {
+                b = parse_byte_size(w).bytes;
+            } catch (const std::exception& e) {
+                throw usage_error("--sizes: '" + w + "': " + e.what() + " (expected sizes such as 16KiB,1MiB)");
+            }
+            if (b < 128 || b > 32u * 1024 * 1024 || b % 64)
+                throw usage_error("--sizes: '" + w + "' is not a working set of 128B to 32MiB in whole 64-byte lines");
+            sizes.push_back(b);
+        }
+    }
+    json refs = json::array();
+    if (p.vm.count("check")) {
+        for (auto& ref : load_references(find_config("references.yaml"), platform, "latmem"))
+            if (ref["core"] == here->cluster) refs.push_back(ref);
+        if (refs.empty())
+            std::cerr << "cohsim latmem: configs/references.yaml has no latencies for " << platform << "'s " << here->cluster
+                      << " cores: nothing to check\n";
+        for (const auto& ref : refs) sizes.push_back(ref["size_bytes"].get<std::uint64_t>());
+    }
+    std::sort(sizes.begin(), sizes.end());
+    sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+
+    def.sets.push_back("workload={program: programs/latmem.s, params: {LOADS: " + std::to_string(loads) +
+                       "}, threads: [{core: " + core_id + "}]}");
+    def.sets.push_back("activity={}");
+    def.sets.push_back("run.duration=" + dur);
+    sweep_axis axis{"workload.params.SIZE", {}};
+    for (auto b : sizes) axis.values.push_back(std::to_string(b));
+    def.axes.push_back(axis);
+    const fs::path dir = fs::absolute(out_dir);
+    fs::create_directories(dir / "points");
+    check_same_sweep(def, dir, out_dir);
+    const int failed = run_sweep(def, dir, jobs, out_dir);
+
+    json out;
+    out["platform"] = platform;
+    out["config"] = def.config;
+    out["core"] = core_id;
+    out["freq"] = to_string(freq);
+    out["loads"] = loads;
+    json points = json::array();
+    bool unfinished = false;
+    for (std::size_t k = 0; k < sizes.size(); ++k) {
+        const fs::path f = dir / "points" / point_name(k) / "result.json";
+        if (!fs::exists(f)) continue;
+        const json res = json::parse(read_file(f.string()));
+        const json* regions = nullptr;
+        for (const auto& c : res.at("cores"))
+            if (c["id"] == core_id && c.contains("regions") && c["regions"].is_object() && c["regions"].contains("chase"))
+                regions = &c["regions"];
+        if (!regions) {
+            std::cerr << "cohsim latmem: " << size_text(sizes[k]) << " did not finish in " << dur << " (give a longer --duration)\n";
+            unfinished = true;
+            continue;
+        }
+        const double ns = (*regions)["chase"]["mean"].get<double>() / static_cast<double>(loads);
+        points.push_back({{"size_bytes", sizes[k]}, {"size", size_text(sizes[k])}, {"ns", ns},
+                          {"cycles", ns * static_cast<double>(freq.hz) * 1e-9}});
+    }
+    out["points"] = points;
+    bool missed = false;
+    if (!refs.empty()) {
+        for (auto& ref : refs) {
+            judge(ref, 0, -1);
+            ref.erase("simulated_min_ns"), ref.erase("simulated_max_ns");
+            ref["pass"] = false;
+            ref["size"] = size_text(ref["size_bytes"].get<std::uint64_t>());
+            for (const auto& pt : points)
+                if (pt["size_bytes"] == ref["size_bytes"]) judge(ref, pt["ns"].get<double>(), pt["ns"].get<double>());
+            missed = missed || !ref["pass"].get<bool>();
+        }
+        out["checks"] = refs;
+    }
+    write_file_atomic((dir / "latmem.json").string(), out.dump(1) + "\n");
+    std::cout << latmem_text(out) << "\n" << (dir / "latmem.json").string() << "\n";
+    return failed > 0 || missed || unfinished ? 1 : 0;
 }
 
 }  // namespace cohsim

@@ -1,3 +1,5 @@
+// The microbenchmarks users run on real boards, run on a platform.
+//
 // `cohsim c2c PLATFORM`: the core-to-core latency matrix, measured inside the
 // simulator the way the core-to-core-latency tool measures a real machine:
 // for each pair of cores, two threads hand one cache line back and forth with
@@ -23,5 +25,13 @@ json c2c_report(const std::string& dir);
 std::string c2c_text(const json& report);
 
 int cmd_c2c(const std::vector<std::string>& args);
+
+// `cohsim latmem PLATFORM`: load-to-use latency against working-set size on
+// one core, as lmbench's lat_mem_rd measures it (workloads/programs/latmem.s:
+// a dependent pointer chase, one line per pointer), one run per size through
+// the sweep machinery; DIR/latmem.json, `--check` against references.yaml.
+json latmem_report(const std::string& dir);
+std::string latmem_text(const json& report);
+int cmd_latmem(const std::vector<std::string>& args);
 
 }  // namespace cohsim
