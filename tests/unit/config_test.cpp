@@ -333,7 +333,8 @@ TEST_F(ConfigTest, ParamsListEveryLeafOnce) {
     // (with one item in each list): the listing and the parser come from the
     // same declarations.
     const std::string yaml = cfg::to_yaml(
-        effective_config(load("", {"activity.device_interrupts=[{name: vsync, cores: little.0, period: 16ms, phase: 1ms}]"})));
+        effective_config(load("", {"activity.device_interrupts=[{name: vsync, cores: little.0, period: 16ms, phase: 1ms}]",
+                                   "dsus={d0: {freq: 1GHz}}"})));
     for (const auto& p : params) {
         const auto leaf = p.path.substr(p.path.rfind('.') + 1);
         expect_has(yaml, leaf + ":");
