@@ -63,7 +63,10 @@ std::uint64_t clock_domain::spread_fs(std::uint64_t j) const {
 duration clock_domain::time_of(std::uint64_t cycle) const {
     const duration t = nominal_time_of(cycle);
     if (m_ssc.ppm == 0) return t;
-    return {t.fs + (spread_fs(cycle + m_phase) - m_spread0)};
+    // Remembered: a time handed out is often asked about next (edge_after's
+    // result becomes the next query).
+    m_out_k = cycle, m_out_t = t.fs + (spread_fs(cycle + m_phase) - m_spread0);
+    return {m_out_t};
 }
 
 std::uint64_t clock_domain::cycle_at(duration t) const {
@@ -80,6 +83,10 @@ std::uint64_t clock_domain::spread_next_edge_cycle(duration t) const {
     if (t.fs == 0) return 0;
     // The last answer, or the edge after it: most queries.
     if (t.fs == m_ssc_t && m_ssc_k > 0) return m_ssc_k;
+    if (t.fs == m_out_t && m_out_k > 0) {
+        m_ssc_k = m_out_k, m_ssc_t = m_out_t;
+        return m_ssc_k;
+    }
     if (t.fs > m_ssc_t) {
         const std::uint64_t t1 = time_of(m_ssc_k + 1).fs;
         if (t.fs <= t1) {

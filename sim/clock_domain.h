@@ -79,6 +79,8 @@ private:
     std::uint64_t m_half = 0, m_phase = 0, m_spread0 = 0;
     // The last edge found by a spread next_edge query, and its time.
     mutable std::uint64_t m_ssc_k = 0, m_ssc_t = 0;
+    // The last edge time_of computed, and its time.
+    mutable std::uint64_t m_out_k = 0, m_out_t = 0;
 };
 
 }  // namespace cohsim
