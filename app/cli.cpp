@@ -365,10 +365,12 @@ int cmd_run(const std::vector<std::string>& args) {
                     trace_detached = true;
                 }
             }
+            if (failure.empty()) failure = sys.program_fault();
             if (failure.empty()) failure = dog.check();
             if (!failure.empty()) g_stop = true;
         },
         &g_stop);
+    if (failure.empty()) failure = sys.program_fault();
     progress.finish();
     std::signal(SIGINT, SIG_DFL);
     std::signal(SIGTERM, SIG_DFL);
@@ -775,7 +777,11 @@ int cli_main(int argc, const char* const* argv) {
         std::cerr << e.what() << "\n";
         return exit_bad_input;
     } catch (const sc_core::sc_report& r) {
-        std::cerr << "cohsim: simulation error: " << r.what() << "\n";
+        // The message alone: not SystemC's report id, file and process.
+        std::string msg = r.get_msg();
+        const std::string uncaught = "uncaught exception: ";
+        if (msg.rfind(uncaught, 0) == 0) msg = msg.substr(uncaught.size());
+        std::cerr << "cohsim: simulation error: " << msg << "\n";
         return exit_failure;
     } catch (const std::exception& e) {
         std::cerr << "cohsim: error: " << e.what() << "\n";

@@ -116,7 +116,9 @@ int run_batch(const fs::path& dir) {
     };
     const std::uint64_t done = address("litmus_done"), results = address("litmus_results");
     std::atomic<bool> stop{false};
-    run_for(cfg.run.length, [&](duration, double) { stop = sys.memory().peek(done, 8) == threads; }, &stop);
+    run_for(cfg.run.length,
+            [&](duration, double) { stop = sys.memory().peek(done, 8) == threads || !sys.program_fault().empty(); }, &stop);
+    if (const std::string f = sys.program_fault(); !f.empty()) throw std::runtime_error(f);
     if (sys.memory().peek(done, 8) != threads)
         throw std::runtime_error("the test did not finish within " + to_string(cfg.run.length) +
                                  " simulated (a thread that never ends its code? raise --time)");

@@ -88,6 +88,12 @@ core* system_model::find_core(const std::string& id) {
     return nullptr;
 }
 
+std::string system_model::program_fault() const {
+    for (const auto& c : m_cores)
+        if (!c->fault().empty()) return "the program stopped the run: " + c->fault();
+    return {};
+}
+
 const core* system_model::find_core(const std::string& id) const {
     for (const auto& c : m_cores)
         if (c->id() == id) return c.get();

@@ -26,6 +26,9 @@ public:
     core* find_core(const std::string& id);
     const std::vector<std::unique_ptr<workload_thread>>& threads() const { return m_threads; }
     const core* find_core(const std::string& id) const;
+    // A core's program that stopped the run (core::fault), the first in
+    // config order; empty: none.
+    std::string program_fault() const;
     // Hands the tools that watch the run (--trace, --explain) to every model.
     void observe(const observers& o);
 

@@ -147,7 +147,15 @@ void core::connect(memory_system* mem, unsigned agent, const std::vector<core*>*
 }
 
 void core::run() {
-    if (m_program) m_program(*this);
+    // A program that goes wrong (runs off its end, jumps nowhere, a fault the
+    // interpreter finds) stops the run where it happened: the fault is kept
+    // for the caller, the kernel pauses at once, and the core idles.
+    try {
+        if (m_program) m_program(*this);
+    } catch (const std::exception& e) {
+        m_fault = e.what();
+        kernel::pause();
+    }
     sync();
     for (;;) wfe();  // a finished program idles
 }

@@ -143,6 +143,8 @@ public:
 
     // Set-up, before the simulation starts.
     void set_program(program p) { m_program = std::move(p); }
+    // Why the program stopped the run (empty: it did not).
+    const std::string& fault() const { return m_fault; }
     void set_tick_phase(duration first_tick);
     // Seeds the random-interrupt stream and draws the first arrival.
     void seed_interrupts(std::uint64_t seed);
@@ -217,6 +219,7 @@ private:
     core_params m_params;
 
     program m_program;
+    std::string m_fault;
     memory_system* m_mem = nullptr;
     unsigned m_agent = 0;
     const std::vector<core*>* m_all = nullptr;

@@ -49,6 +49,8 @@ void run(duration d, duration run_end) {
 
 duration slice_end() { return {g_slice_end_fs}; }
 
+void pause() { sc_core::sc_pause(); }
+
 void count_event() { ++g_events; }
 std::uint64_t events() { return g_events; }
 void count_switch() { ++g_switches; }

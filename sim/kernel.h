@@ -54,6 +54,9 @@ bool exact();
 // the run: `run_end` if later (a run in slices: run_for), else now + d. The
 // slices of a run change how often the kernel is entered, never what runs.
 void run(duration d, duration run_end = {});
+// Ends the current sc_start at once (sc_pause): a run that must stop where
+// something went wrong. The caller decides whether to go on.
+void pause();
 // The end of the current sc_start: the event queue returns to the kernel there.
 duration slice_end();
 

@@ -1,5 +1,7 @@
 #include "workloads/interpreter.h"
 
+#include <cstdio>
+
 #include <algorithm>
 
 namespace cohsim {
@@ -55,7 +57,20 @@ bool interpreter::holds(cond c) const {
 }
 
 void interpreter::fault(const insn& i, const std::string& what) const {
-    throw std::runtime_error(i.loc.str() + ": " + i.text + ": " + what + " (core " + m_core.id() + ")");
+    // Where: the nearest code label at or before the instruction, and the
+    // offset from it in bytes (4 per instruction, as AArch64 code is laid out).
+    const auto index = static_cast<std::size_t>(&i - m_prog.code.data());
+    std::string where;
+    std::size_t best = 0;
+    for (const auto& [name, at] : m_prog.labels)
+        if (at <= index && (where.empty() || at > best || (at == best && name < where))) where = name, best = at;
+    char off[64];
+    std::snprintf(off, sizeof off, "+0x%zx", (index - best) * 4);
+    char addr[32];
+    std::snprintf(addr, sizeof addr, "0x%zx", index * 4);
+    throw std::runtime_error(i.loc.str() + ": " + i.text + ": " + what + " (core " + m_core.id() + ", at " +
+                             (where.empty() ? std::string("the program's start") : where) + off +
+                             ", instruction address " + addr + ")");
 }
 
 void interpreter::use(int n) {

@@ -1419,12 +1419,23 @@ TEST_F(Cli, AFunctionMissingItsRetStopsTheRunAtItsLastInstruction) {
     write("noret.s", ".include \"locks/loop.s\"\n.data\n.shared\n.align 64\nlock: .word 0\n.text\nspin_lock:\n"
                      "    ldaxr w1, [x0]\n    ret\nspin_unlock:\n    stlr wzr, [x0]\n");
     write("noret.yaml", std::string(good) + "workload: {program: noret.s, threads: [{core: little.0}]}\n");
-    const auto r = run({"run", "noret.yaml", "-q"});
+    const auto r = run({"run", "noret.yaml", "-q", "--out", "nr", "--trace", "t.json", "--explain", "lock"});
     EXPECT_EQ(r.status, 1) << r.err;
     EXPECT_NE(r.err.find("noret.s:11:5: stlr wzr, [x0]: execution ran past the last instruction of the program "
-                         "(a function missing its ret, or a program missing its halt) (core little.0)"),
+                         "(a function missing its ret, or a program missing its halt) (core little.0, at "
+                         "spin_unlock+0x0, instruction address 0x"),
               std::string::npos)
         << r.err;
+    // No SystemC internals; the run stops there and keeps its evidence: the
+    // partial result marked failed with the reason, the trace, the explanation.
+    EXPECT_EQ(r.err.find("E549"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("sc_except"), std::string::npos) << r.err;
+    const json j = read_json("nr/result.json");
+    EXPECT_EQ(j["completed"], false);
+    EXPECT_NE(j["error"].get<std::string>().find("ran past the last instruction"), std::string::npos);
+    EXPECT_LT(j["simulated_ns"].get<double>(), 1e6);  // stopped where it happened, not at the end of the run
+    EXPECT_TRUE(fs::exists(m_dir / "t.json"));
+    EXPECT_NE(r.out.find("explain 0x"), std::string::npos) << r.out;
     // An unknown mnemonic names the instructions there are, not a source file.
     write("bad.s", ".text\nmain:\n    ldclr x1, x2, [x0]\n    halt\n");
     write("bad.yaml", std::string(good) + "workload: {program: bad.s, threads: [{core: little.0}]}\n");
