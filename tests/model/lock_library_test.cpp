@@ -100,15 +100,13 @@ TEST(LockLibrary, TheSimulatorCatchesABrokenLock) {
     std::ofstream(path) << ".data\nlock: .word 0\n.text\nagain:\n mark lock_begin\n mark lock_acquired\n work 50\n"
                            " mark lock_release\n b again\n";
     system_model sys(test_platform({"workload.program=" + path, "workload.threads=[{core: little.0}, {core: big.0}]"}));
-    expected_systemc_reports(1);  // the violation ends the core's thread: SystemC reports the uncaught exception
-    std::string what;
-    try {
-        run_for_fs(10'000'000'000ULL);
-    } catch (const std::exception& e) {
-        what = e.what();
-    }
+    // The violation stops the program that finds it: the run pauses there
+    // and the fault is kept (core::fault), with no SystemC report.
+    run_for_fs(10'000'000'000ULL);
     std::filesystem::remove(path);
+    const std::string what = sys.program_fault();
     EXPECT_NE(what.find("mutual exclusion violated"), std::string::npos) << what;
+    EXPECT_LT(kernel::now().fs, 10'000'000'000ULL);  // it stopped where it happened
 }
 
 namespace {
