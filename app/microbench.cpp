@@ -172,13 +172,39 @@ json load_references(const std::string& file, const std::string& platform, const
     return out;
 }
 
-// A reference row's allowed band and verdict for a simulated range [lo, hi].
+// A reference row's allowed band: its measured range widened by its
+// tolerance. Not passed until judged against what was simulated.
+void unmeasured(json& ref) {
+    ref["allowed_lo_ns"] = ref["measured_lo_ns"].get<double>() * (1 - ref["tolerance"].get<double>());
+    ref["allowed_hi_ns"] = ref["measured_hi_ns"].get<double>() * (1 + ref["tolerance"].get<double>());
+    ref["pass"] = false;
+}
+
+// The row's verdict for a simulated range [lo, hi].
 void judge(json& ref, double lo, double hi) {
-    const double a = ref["measured_lo_ns"].get<double>() * (1 - ref["tolerance"].get<double>());
-    const double b = ref["measured_hi_ns"].get<double>() * (1 + ref["tolerance"].get<double>());
-    ref["allowed_lo_ns"] = a, ref["allowed_hi_ns"] = b;
+    unmeasured(ref);
     ref["simulated_min_ns"] = lo, ref["simulated_max_ns"] = hi;
-    ref["pass"] = lo >= a && hi <= b;
+    ref["pass"] = lo >= ref["allowed_lo_ns"].get<double>() && hi <= ref["allowed_hi_ns"].get<double>();
+}
+
+// The sweep of a microbenchmark over PLATFORM (the one positional argument)
+// with the user's --set overrides; `cmd` names the command in errors.
+sweep_def platform_sweep(const parsed_args& p, const std::string& cmd, const std::vector<std::string>& sets) {
+    if (p.positional.size() != 1)
+        throw usage_error(cmd + " takes one PLATFORM (a config file or a shipped platform's name), got " +
+                          std::to_string(p.positional.size()));
+    sweep_def def;
+    def.config = fs::absolute(find_config(p.positional[0])).string();
+    if (!fs::exists(def.config)) throw usage_error(p.positional[0] + ": no such config file");
+    def.sets = sets;
+    return def;
+}
+
+// The platform as the sweep's points see it (bad input stops here).
+platform_config load_sweep_config(const sweep_def& def) {
+    std::vector<std::pair<std::string, std::string>> overrides;
+    for (std::size_t i = 0; i < def.sets.size(); ++i) overrides.emplace_back("--set #" + std::to_string(i + 1), def.sets[i]);
+    return load_platform(def.config, overrides);
 }
 
 // The checks as a table: KEY columns, then measured, tolerance, allowed, simulated, result, source.
@@ -208,9 +234,7 @@ std::string checks_text(const json& checks, const std::vector<std::pair<std::str
 // Each reference row against the simulated groups; sets "pass" on each.
 json check_references(json refs, const json& groups) {
     for (auto& ref : refs) {
-        judge(ref, 0, -1);  // the band; not passed unless its pairs were measured
-        ref.erase("simulated_min_ns"), ref.erase("simulated_max_ns");
-        ref["pass"] = false;
+        unmeasured(ref);  // not passed unless its pairs were measured
         for (const auto& g : groups)
             if (g["clusters"] == ref["pairs"]) judge(ref, g["min_ns"].get<double>(), g["max_ns"].get<double>());
     }
@@ -286,21 +310,13 @@ int cmd_c2c(const std::vector<std::string>& args) {
         return 0;
     }
     add_include_paths(include_paths);
-    if (p.positional.size() != 1)
-        throw usage_error("c2c takes one PLATFORM (a config file or a shipped platform's name), got " +
-                          std::to_string(p.positional.size()));
+    sweep_def def = platform_sweep(p, "c2c", sets);
     const auto jobs = static_cast<unsigned>(parse_count(jobs_text, "--jobs", 1, 256));
-    sweep_def def;
-    def.config = fs::absolute(find_config(p.positional[0])).string();
-    if (!fs::exists(def.config)) throw usage_error(p.positional[0] + ": no such config file");
-    def.sets = sets;
     // The measurement's own workload and a quiet machine; the platform's silicon as it is.
     def.sets.push_back("workload={program: programs/c2c_cas.s}");
     def.sets.push_back("activity={}");
     def.sets.push_back("run.duration=" + dur);
-    std::vector<std::pair<std::string, std::string>> overrides;
-    for (std::size_t i = 0; i < def.sets.size(); ++i) overrides.emplace_back("--set #" + std::to_string(i + 1), def.sets[i]);
-    const platform_config cfg = load_platform(def.config, overrides);
+    const platform_config cfg = load_sweep_config(def);
     const auto cores = select(places(cfg), cores_text);
 
     sweep_axis threads{"workload.threads", {}};
@@ -485,19 +501,11 @@ int cmd_latmem(const std::vector<std::string>& args) {
         return 0;
     }
     add_include_paths(include_paths);
-    if (p.positional.size() != 1)
-        throw usage_error("latmem takes one PLATFORM (a config file or a shipped platform's name), got " +
-                          std::to_string(p.positional.size()));
+    sweep_def def = platform_sweep(p, "latmem", sets);
     const auto jobs = static_cast<unsigned>(parse_count(jobs_text, "--jobs", 1, 256));
     const auto loads = parse_count(loads_text, "--loads", 16, 1'000'000);
     if (loads % 16) throw usage_error("--loads " + loads_text + ": not a multiple of 16 (the chase is unrolled 16 times)");
-    sweep_def def;
-    def.config = fs::absolute(find_config(p.positional[0])).string();
-    if (!fs::exists(def.config)) throw usage_error(p.positional[0] + ": no such config file");
-    def.sets = sets;
-    std::vector<std::pair<std::string, std::string>> overrides;
-    for (std::size_t i = 0; i < def.sets.size(); ++i) overrides.emplace_back("--set #" + std::to_string(i + 1), def.sets[i]);
-    platform_config cfg = load_platform(def.config, overrides);
+    const platform_config cfg = load_sweep_config(def);
     const auto all = places(cfg);
     if (core_id.empty()) core_id = all.front().id;
     const auto here = std::find_if(all.begin(), all.end(), [&](const core_place& c) { return c.id == core_id; });
@@ -580,9 +588,7 @@ int cmd_latmem(const std::vector<std::string>& args) {
     bool missed = false;
     if (!refs.empty()) {
         for (auto& ref : refs) {
-            judge(ref, 0, -1);
-            ref.erase("simulated_min_ns"), ref.erase("simulated_max_ns");
-            ref["pass"] = false;
+            unmeasured(ref);
             ref["size"] = size_text(ref["size_bytes"].get<std::uint64_t>());
             for (const auto& pt : points)
                 if (pt["size_bytes"] == ref["size_bytes"]) judge(ref, pt["ns"].get<double>(), pt["ns"].get<double>());
