@@ -67,18 +67,33 @@
 
 namespace cohsim {
 
-enum class core_type { cortex_a7, cortex_a15, cortex_a53, cortex_a55, cortex_a73, cortex_a75, thunderx2 };
+enum class core_type {
+    cortex_a7, cortex_a15, cortex_a53, cortex_a55, cortex_a73, cortex_a75, thunderx2,
+    // current cores (2018-2022)
+    cortex_a76, cortex_a77, cortex_a78, cortex_x1, neoverse_n1, cortex_a510, cortex_a710, cortex_x2
+};
 
 template <>
 struct cfg::enum_names<core_type> {
     static const std::vector<std::pair<core_type, const char*>>& list();
 };
 
-// The architecture a core type implements, as far as the lock code cares:
-// Armv8.1's LSE atomics (CAS, LDADD, SWP...) or only Armv8.0's LDXR/STXR.
-// Cortex-A55/A75 implement Armv8.2 (their TRMs), ThunderX2 Armv8.1 (Marvell's
-// product brief); Cortex-A53/A73 Armv8.0; Cortex-A7/A15 are Armv7 cores
-// modelled with the Armv8.0 exclusives.
+// What a core type is, as its preset (core.cpp) says: the architecture it
+// implements, as far as the lock code cares (Armv8.1's LSE atomics, CAS,
+// LDADD, SWP..., or only Armv8.0's LDXR/STXR), and the instruction costs and
+// outstanding misses that fill a cluster's unset `timing` values. Each
+// figure's source is beside it in the table.
+struct core_preset {
+    core_type type;
+    const char* name;
+    // Architecture version x10: 70 (Armv7, modelled with the Armv8.0
+    // exclusives), 80, 81, 82, 90 (Armv9.0 includes Armv8.5).
+    unsigned arch;
+    cycles alu, branch, hint;
+    std::uint32_t outstanding_misses;
+};
+const core_preset& preset_of(core_type t);
+// LSE atomics: Armv8.1 and later.
 bool has_lse(core_type t);
 
 // Per-cluster core timing (every core of a cluster is the same type).
