@@ -122,12 +122,12 @@ json load_references(const std::string& file, const std::string& platform, const
     const YAML::Node p = root[platform];
     if (!p) return out;
     r.need_map(p, platform);
-    r.only(p, platform, {"c2c", "latmem"});
+    r.only(p, platform, {"c2c", "latmem", "clocks"});
     const YAML::Node rows = p[section];
     if (!rows) return out;
     const bool c2c = section == "c2c";
-    const std::set<std::string> keys = c2c ? std::set<std::string>{"pairs", "measured", "tolerance", "source"}
-                                           : std::set<std::string>{"core", "size", "measured", "tolerance", "source"};
+    const std::set<std::string> keys = c2c ? std::set<std::string>{"pairs", "measured", "tolerance", "source", "known_miss"}
+                                           : std::set<std::string>{"core", "size", "measured", "tolerance", "source", "known_miss"};
     std::string list;
     for (const auto& k : keys) list += (list.empty() ? "{" : ", ") + k;
     if (!rows.IsSequence()) r.fail(rows, platform + "." + section, "is not a list", "a list of " + list + "}");
@@ -156,6 +156,9 @@ json load_references(const std::string& file, const std::string& platform, const
         if (!(t >= 0 && t < 10)) r.fail(rows[i]["tolerance"], at + ".tolerance", "'" + tol + "' is not a percentage", "e.g. 25%");
         json row = {{"measured_lo_ns", lo}, {"measured_hi_ns", hi}, {"tolerance", t},
                     {"source", r.text(rows[i]["source"], at + ".source")}};
+        // A miss the model is known to make, with the reason: reported, not
+        // counted against the exit status (until the model is fixed).
+        if (rows[i]["known_miss"]) row["known_miss"] = r.text(rows[i]["known_miss"], at + ".known_miss");
         if (c2c) {
             row["pairs"] = r.text(rows[i]["pairs"], at + ".pairs");
         } else {
@@ -207,6 +210,66 @@ platform_config load_sweep_config(const sweep_def& def) {
     return load_platform(def.config, overrides);
 }
 
+// The clocks the reference boards ran at (`clocks:` of the platform in
+// references.yaml), as --set overrides of each cluster's freq: --check
+// compares at the measured machine's clocks, as a user compares a board.
+std::vector<std::string> reference_clocks(const std::string& file, const std::string& platform) {
+    yaml_reader r{file};
+    const YAML::Node p = load_yaml_file(file, "a readable references.yaml")[platform];
+    std::vector<std::string> out;
+    if (!p || !p["clocks"]) return out;
+    const YAML::Node c = p["clocks"];
+    r.need_map(c, platform + ".clocks");
+    for (const auto& kv : c) {
+        const std::string cluster = kv.first.as<std::string>();
+        const std::string f = r.text(kv.second, platform + ".clocks." + cluster);
+        try {
+            parse_frequency(f);
+        } catch (const std::exception& e) {
+            r.fail(kv.second, platform + ".clocks." + cluster, e.what(), "a frequency, e.g. 2.016GHz");
+        }
+        out.push_back("clusters." + cluster + ".freq=" + f);
+    }
+    return out;
+}
+
+// Adds the reference board's clocks to `def` when --check asks for them, and says so.
+void check_at_reference_clocks(sweep_def& def, bool check, const std::string& cmd) {
+    if (!check) return;
+    const auto clocks = reference_clocks(find_config("references.yaml"), fs::path(def.config).stem().string());
+    if (clocks.empty()) return;
+    std::string list;
+    for (const auto& c : clocks) list += (list.empty() ? "" : ", ") + c.substr(std::string("clusters.").size());
+    std::cerr << "cohsim " << cmd << " --check: at the clocks the reference boards ran at (configs/references.yaml): " << list << "\n";
+    def.sets.insert(def.sets.end(), clocks.begin(), clocks.end());
+}
+
+// A row's result: PASS, FAIL, or for a row marked known_miss KNOWN MISS (or
+// PASS with a note that the mark can go).
+std::string verdict(const json& e) {
+    const bool known = e.contains("known_miss");
+    if (e["pass"].get<bool>()) return known ? "PASS (known_miss no longer)" : "PASS";
+    return known ? "KNOWN MISS" : "FAIL";
+}
+
+// Whether the rows count as missed: a row fails that is not a known miss.
+bool missed_any(const json& checks) {
+    for (const auto& e : checks)
+        if (!e["pass"].get<bool>() && !e.contains("known_miss")) return true;
+    return false;
+}
+
+// The known misses' reasons, one line each, under the table.
+std::string known_miss_text(const json& checks) {
+    std::string out;
+    for (const auto& e : checks)
+        if (e.contains("known_miss") && !e["pass"].get<bool>())
+            out += "  known miss (" + (e.contains("pairs") ? e["pairs"].get<std::string>()
+                                                            : e["core"].get<std::string>() + " " + e["size"].get<std::string>()) +
+                   "): " + e["known_miss"].get<std::string>() + "\n";
+    return out;
+}
+
 // The checks as a table: KEY columns, then measured, tolerance, allowed, simulated, result, source.
 std::string checks_text(const json& checks, const std::vector<std::pair<std::string, std::string>>& keys) {
     text_table c(keys.size());
@@ -225,7 +288,7 @@ std::string checks_text(const json& checks, const std::vector<std::pair<std::str
                     ns_text(e["allowed_lo_ns"].get<double>()) + ".." + ns_text(e["allowed_hi_ns"].get<double>()),
                     seen ? ns_text(e["simulated_min_ns"].get<double>()) + ".." + ns_text(e["simulated_max_ns"].get<double>())
                          : "(not measured)",
-                    e["pass"].get<bool>() ? "PASS" : "FAIL", e["source"].get<std::string>()});
+                    verdict(e), e["source"].get<std::string>()});
         c.row(row);
     }
     return c.str();
@@ -276,7 +339,8 @@ std::string c2c_text(const json& r) {
                e["instruction"].get<std::string>()});
     os << g.str();
     if (r.contains("checks"))
-        os << "\nagainst the published figures (configs/references.yaml):\n" << checks_text(r["checks"], {{"pairs", "pairs"}});
+        os << "\nagainst the published figures (configs/references.yaml):\n" << checks_text(r["checks"], {{"pairs", "pairs"}})
+           << known_miss_text(r["checks"]);
     return os.str();
 }
 
@@ -295,7 +359,7 @@ int cmd_c2c(const std::vector<std::string>& args) {
          "the output directory (c2c.json, the sweep's points/)")  //
         ("report", po::value(&report)->value_name("DIR"), "print the matrix of DIR again (no run)")  //
         ("check", "compare with the platform's published figures (configs/references.yaml, tolerance beside each); "
-                  "exit 1 when one is missed")  //
+                  "exit 1 when one is missed (a row marked known_miss is reported with its reason, not counted)")  //
         ("include-path", po::value(&include_paths)->composing()->value_name("DIR"), include_path_help)  //
         ("set", po::value(&sets)->composing()->value_name("PATH=VALUE"),
          "override one platform value for every pair (what if the DSU ran faster?); repeatable")  //
@@ -311,6 +375,7 @@ int cmd_c2c(const std::vector<std::string>& args) {
     }
     add_include_paths(include_paths);
     sweep_def def = platform_sweep(p, "c2c", sets);
+    check_at_reference_clocks(def, p.vm.count("check") > 0, "c2c");
     const auto jobs = static_cast<unsigned>(parse_count(jobs_text, "--jobs", 1, 256));
     // The measurement's own workload and a quiet machine; the platform's silicon as it is.
     def.sets.push_back("workload={program: programs/c2c_cas.s}");
@@ -397,7 +462,7 @@ int cmd_c2c(const std::vector<std::string>& args) {
                       << ": nothing to check\n";
         else
             out["checks"] = check_references(refs, gs);
-        for (const auto& e : out.value("checks", json::array())) missed = missed || !e["pass"].get<bool>();
+        missed = missed_any(out.value("checks", json::array()));
     }
     write_file_atomic((dir / "c2c.json").string(), out.dump(1) + "\n");
     std::cout << c2c_text(out) << "\n" << (dir / "c2c.json").string() << "\n";
@@ -466,7 +531,7 @@ std::string latmem_text(const json& r) {
     os << t.str();
     if (r.contains("checks"))
         os << "\nagainst the published figures (configs/references.yaml):\n"
-           << checks_text(r["checks"], {{"core", "core"}, {"size", "working set"}});
+           << checks_text(r["checks"], {{"core", "core"}, {"size", "working set"}}) << known_miss_text(r["checks"]);
     return os.str();
 }
 
@@ -479,7 +544,7 @@ int cmd_latmem(const std::vector<std::string>& args) {
     d.add_options()  //
         ("core", po::value(&core_id)->value_name("ID"), "the core that walks the chain (default: the platform's first)")  //
         ("sizes", po::value(&sizes_text)->value_name("LIST"),
-         "working sets, comma-separated sizes (default: 4KiB to 16MiB, two or three per doubling); at most 32MiB")  //
+         "working sets, comma-separated sizes (default: 4KiB to 16MiB, two or three per doubling); at most 128MiB")  //
         ("loads", po::value(&loads_text)->value_name("N"), "loads timed per size (default 2048; a multiple of 16)")  //
         ("duration", po::value(&dur)->value_name("TIME"), "the most simulated time one size may take (default 1s)")  //
         ("jobs,j", po::value(&jobs_text)->value_name("J"), "sizes run at once (default: the number of cores)")  //
@@ -487,7 +552,7 @@ int cmd_latmem(const std::vector<std::string>& args) {
          "the output directory (latmem.json, the sweep's points/)")  //
         ("report", po::value(&report)->value_name("DIR"), "print the curve of DIR again (no run)")  //
         ("check", "compare with the platform's published latencies for this core's cluster (configs/references.yaml); "
-                  "exit 1 when one is missed")  //
+                  "exit 1 when one is missed (a row marked known_miss is reported with its reason, not counted)")  //
         ("include-path", po::value(&include_paths)->composing()->value_name("DIR"), include_path_help)  //
         ("set", po::value(&sets)->composing()->value_name("PATH=VALUE"), "override one platform value; repeatable")  //
         ("help,h", "show this help");
@@ -502,6 +567,7 @@ int cmd_latmem(const std::vector<std::string>& args) {
     }
     add_include_paths(include_paths);
     sweep_def def = platform_sweep(p, "latmem", sets);
+    check_at_reference_clocks(def, p.vm.count("check") > 0, "latmem");
     const auto jobs = static_cast<unsigned>(parse_count(jobs_text, "--jobs", 1, 256));
     const auto loads = parse_count(loads_text, "--loads", 16, 1'000'000);
     if (loads % 16) throw usage_error("--loads " + loads_text + ": not a multiple of 16 (the chase is unrolled 16 times)");
@@ -530,8 +596,8 @@ int cmd_latmem(const std::vector<std::string>& args) {
             } catch (const std::exception& e) {
                 throw usage_error("--sizes: '" + w + "': " + e.what() + " (expected sizes such as 16KiB,1MiB)");
             }
-            if (b < 128 || b > 32u * 1024 * 1024 || b % 64)
-                throw usage_error("--sizes: '" + w + "' is not a working set of 128B to 32MiB in whole 64-byte lines");
+            if (b < 128 || b > 128u * 1024 * 1024 || b % 64)
+                throw usage_error("--sizes: '" + w + "' is not a working set of 128B to 128MiB in whole 64-byte lines");
             sizes.push_back(b);
         }
     }
@@ -592,8 +658,8 @@ int cmd_latmem(const std::vector<std::string>& args) {
             ref["size"] = size_text(ref["size_bytes"].get<std::uint64_t>());
             for (const auto& pt : points)
                 if (pt["size_bytes"] == ref["size_bytes"]) judge(ref, pt["ns"].get<double>(), pt["ns"].get<double>());
-            missed = missed || !ref["pass"].get<bool>();
         }
+        missed = missed_any(refs);
         out["checks"] = refs;
     }
     write_file_atomic((dir / "latmem.json").string(), out.dump(1) + "\n");

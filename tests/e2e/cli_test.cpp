@@ -14,6 +14,7 @@
 #include <map>
 #include <regex>
 #include <set>
+#include <yaml-cpp/yaml.h>
 #include <sstream>
 #include <thread>
 
@@ -1596,6 +1597,74 @@ TEST_F(Cli, C2cPicksTheInstructionByTheCoresAndNamesTheKindOfPair) {
     expect_bad({"c2c", "nosuch"}, "no such config file");
 }
 
+// ---- every shipped platform against its published figures ------------------
+
+// A platform, the cores its c2c check uses (empty: all) and one core per
+// cluster for latmem.
+struct platform_case {
+    const char* name;
+    const char* c2c_cores;
+    std::vector<std::string> latmem_cores;
+};
+
+class PlatformReferences : public Cli, public ::testing::WithParamInterface<platform_case> {
+protected:
+    // Every row that is not a known miss passes; every known miss still
+    // misses (a fix should remove its mark). Returns the rows seen.
+    std::size_t expect_rows(const json& checks, const std::string& what) {
+        for (const auto& c : checks) {
+            if (c.contains("known_miss"))
+                EXPECT_FALSE(c["pass"].get<bool>()) << what << ": a known miss now passes; remove its mark: " << c;
+            else
+                EXPECT_TRUE(c["pass"].get<bool>()) << what << ": " << c;
+        }
+        return checks.size();
+    }
+};
+
+TEST_P(PlatformReferences, MatchesItsPublishedCoreToCoreAndMemoryLatencies) {
+    const platform_case& pc = GetParam();
+    std::vector<std::string> args = {"c2c", pc.name, "--check", "--duration", "10us", "-j", "2", "--out", "c"};
+    if (*pc.c2c_cores) args.insert(args.end(), {"--cores", pc.c2c_cores});
+    auto r = run(args);
+    ASSERT_EQ(r.status, 0) << r.err << r.out;
+    EXPECT_GE(expect_rows(read_json("c/c2c.json")["checks"], std::string(pc.name) + " c2c"), 1u) << r.err;
+    std::size_t rows = 0;
+    for (const auto& core : pc.latmem_cores) {
+        const std::string out = "l-" + core;
+        r = run({"latmem", pc.name, "--core", core, "--check", "--sizes", "16KiB", "-j", "2", "--out", out});
+        ASSERT_EQ(r.status, 0) << r.err << r.out;
+        rows += expect_rows(read_json(out + "/latmem.json")["checks"], std::string(pc.name) + " latmem " + core);
+    }
+    EXPECT_GE(rows, pc.latmem_cores.size());
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Shipped, PlatformReferences,
+    ::testing::Values(platform_case{"asr_4xa53_4xa73", "little.0,little.1,big.0,big.1", {"little.0", "big.0"}},
+                      platform_case{"dynamiq_4xa55_4xa75", "little.0,little.1,big.0,big.1", {"little.0", "big.0"}},
+                      platform_case{"exynos5422", "little.0,little.1,big.0,big.1", {"little.0", "big.0"}},
+                      platform_case{"rpi2_4xa7", "", {"cpu.0"}},
+                      platform_case{"rk3588_4xa55_4xa76", "little.0,little.1,big.0,big.1", {"little.0", "big.0"}},
+                      platform_case{"thunderx2_2s", "s0.0,s0.1,s1.0", {"s0.0"}}),
+    [](const ::testing::TestParamInfo<platform_case>& i) { return std::string(i.param.name); });
+
+TEST_F(Cli, EveryShippedPlatformHasReferenceRowsAndATest) {
+    // A platform added to configs/platforms/ needs its published figures in
+    // references.yaml (and a line in PlatformReferences above).
+    const YAML::Node refs = YAML::LoadFile((fs::path(COHSIM_SOURCE_DIR) / "configs" / "references.yaml").string());
+    std::set<std::string> tested = {"asr_4xa53_4xa73", "dynamiq_4xa55_4xa75", "exynos5422", "rpi2_4xa7", "rk3588_4xa55_4xa76",
+                                    "thunderx2_2s"};
+    std::set<std::string> shipped;
+    for (const auto& e : fs::directory_iterator(fs::path(COHSIM_SOURCE_DIR) / "configs" / "platforms"))
+        if (e.path().extension() == ".yaml") shipped.insert(e.path().stem().string());
+    EXPECT_EQ(shipped, tested);
+    for (const auto& p : shipped) {
+        EXPECT_TRUE(refs[p] && refs[p]["c2c"] && refs[p]["c2c"].size() > 0) << p << " has no c2c rows";
+        EXPECT_TRUE(refs[p] && refs[p]["latmem"] && refs[p]["latmem"].size() > 0) << p << " has no latmem rows";
+    }
+}
+
 TEST_F(Cli, LatmemStepsAtEachCacheSizeAndMatchesTheDynamiqPlateaus) {
     // A platform of known sizes: 4 KiB L1 (2 cycles), 64 KiB L2, memory
     // behind. The curve is flat inside a level and steps up past its size.
@@ -1635,6 +1704,6 @@ TEST_F(Cli, LatmemStepsAtEachCacheSizeAndMatchesTheDynamiqPlateaus) {
              "--set", "memory.latency=400ns"});
     EXPECT_EQ(r.status, 1) << r.out;
     expect_bad({"latmem", "lat.yaml", "--core", "x.0"}, "--core x.0: not a core of this platform");
-    expect_bad({"latmem", "lat.yaml", "--sizes", "100B"}, "not a working set of 128B to 32MiB");
+    expect_bad({"latmem", "lat.yaml", "--sizes", "100B"}, "not a working set of 128B to 128MiB");
     expect_bad({"latmem", "lat.yaml", "--loads", "17"}, "not a multiple of 16");
 }
