@@ -34,7 +34,11 @@ spinning on a compare-and-swap until the line holds its value, then writing
 the other's. The one-way latency is the time per hand-off (half a round
 trip). Cores with LSE (Armv8.1+) use CAS; Armv8.0 cores the LDXR/STXR loop a
 compiler emits for compare_exchange_strong (a pair uses CAS only when both
-cores have it). The program is workloads/programs/c2c_cas.s.
+cores have it). --instruction llsc uses the LDXR/STXR loop on every pair, as
+a build without LSE does on any core (Rust and MSVC on Windows on Arm, GCC
+with -march=armv8-a -mno-outline-atomics): one hand-off is then a read and an
+upgrade where CAS takes the line once. The program is
+workloads/programs/c2c_cas.s.
 
 Each pair is one run of --duration, through the sweep machinery: -j at once,
 resumable (the same command again runs only what is missing). The platform's
@@ -126,7 +130,7 @@ json load_references(const std::string& file, const std::string& platform, const
     const YAML::Node rows = p[section];
     if (!rows) return out;
     const bool c2c = section == "c2c";
-    const std::set<std::string> keys = c2c ? std::set<std::string>{"pairs", "measured", "tolerance", "source", "known_miss"}
+    const std::set<std::string> keys = c2c ? std::set<std::string>{"pairs", "measured", "tolerance", "source", "known_miss", "instruction"}
                                            : std::set<std::string>{"core", "size", "measured", "tolerance", "source", "known_miss"};
     std::string list;
     for (const auto& k : keys) list += (list.empty() ? "{" : ", ") + k;
@@ -159,6 +163,14 @@ json load_references(const std::string& file, const std::string& platform, const
         // A miss the model is known to make, with the reason: reported, not
         // counted against the exit status (until the model is fixed).
         if (rows[i]["known_miss"]) row["known_miss"] = r.text(rows[i]["known_miss"], at + ".known_miss");
+        // The instruction the measured program used (c2c): auto (what the
+        // cores have), cas or llsc.
+        if (c2c && rows[i]["instruction"]) {
+            const std::string insn = r.text(rows[i]["instruction"], at + ".instruction");
+            if (insn != "auto" && insn != "cas" && insn != "llsc")
+                r.fail(rows[i]["instruction"], at + ".instruction", "'" + insn + "' is not an instruction choice", "auto, cas or llsc");
+            row["instruction"] = insn;
+        }
         if (c2c) {
             row["pairs"] = r.text(rows[i]["pairs"], at + ".pairs");
         } else {
@@ -347,13 +359,16 @@ std::string c2c_text(const json& r) {
 int cmd_c2c(const std::vector<std::string>& args) {
     namespace po = boost::program_options;
     std::vector<std::string> sets, include_paths;
-    std::string out_dir, dur = "50us", cores_text, report;
+    std::string out_dir, dur = "50us", cores_text, report, insn_text;
     std::string jobs_text = std::to_string(host_cores());
     po::options_description d("options");
     d.add_options()  //
         ("cores", po::value(&cores_text)->value_name("LIST"),
          "only these cores: cluster names and core ids, comma-separated (default: every core)")  //
         ("duration", po::value(&dur)->value_name("TIME"), "each pair's simulated time (default 50us)")  //
+        ("instruction", po::value(&insn_text)->value_name("I"),
+         "auto: CAS where both cores have LSE, else LDXR/STXR (default; with --check, what the references were "
+         "measured with); cas: CAS on every pair (every core needs LSE); llsc: LDXR/STXR on every pair")  //
         ("jobs,j", po::value(&jobs_text)->value_name("J"), "pairs run at once (default: the number of cores)")  //
         ("out", po::value(&out_dir)->default_value("cohsim-c2c")->value_name("DIR"),
          "the output directory (c2c.json, the sweep's points/)")  //
@@ -383,12 +398,45 @@ int cmd_c2c(const std::vector<std::string>& args) {
     def.sets.push_back("run.duration=" + dur);
     const platform_config cfg = load_sweep_config(def);
     const auto cores = select(places(cfg), cores_text);
+    const std::string platform = fs::path(def.config).stem().string();
+    json refs = json::array();
+    if (p.vm.count("check")) {
+        refs = load_references(find_config("references.yaml"), platform, "c2c");
+        // The references' instruction, unless the user chose one.
+        std::string measured_with;
+        for (const auto& ref : refs) {
+            const std::string i = ref.value("instruction", "auto");
+            if (!measured_with.empty() && i != measured_with)
+                throw usage_error("configs/references.yaml: " + platform + "'s c2c rows name different instructions (" +
+                                  measured_with + ", " + i + "); one run measures one");
+            measured_with = i;
+        }
+        if (insn_text.empty() && !measured_with.empty() && measured_with != "auto") {
+            insn_text = measured_with;
+            std::cerr << "cohsim c2c --check: with " << insn_text << " on every pair, as the reference was measured\n";
+        } else if (!insn_text.empty() && !measured_with.empty() && insn_text != measured_with)
+            throw usage_error("--instruction " + insn_text + ": " + platform + "'s references were measured with " + measured_with +
+                              " (drop --instruction, or --check compares unlike with unlike)");
+    }
+    if (insn_text.empty()) insn_text = "auto";
+    if (insn_text != "auto" && insn_text != "cas" && insn_text != "llsc")
+        throw usage_error("--instruction " + insn_text + ": not an instruction choice (expected auto, cas or llsc)");
+    if (insn_text == "cas")
+        for (const auto& c : cores)
+            if (!c.lse)
+                throw usage_error("--instruction cas: core " + c.id + " (" +
+                                  preset_of(cfg.clusters.find(c.cluster)->core).name +
+                                  ") has no LSE (Armv8.0): it would fault on CAS (expected auto or llsc)");
+    // Whether pair (i, j) uses CAS.
+    auto uses_cas = [&](const core_place& a, const core_place& b) {
+        return insn_text == "cas" || (insn_text == "auto" && a.lse && b.lse);
+    };
 
     sweep_axis threads{"workload.threads", {}};
     std::vector<std::pair<std::size_t, std::size_t>> pairs;
     for (std::size_t i = 0; i < cores.size(); ++i)
         for (std::size_t j = 0; j < i; ++j) {
-            const int lse = cores[i].lse && cores[j].lse ? 1 : 0;
+            const int lse = uses_cas(cores[i], cores[j]) ? 1 : 0;
             threads.values.push_back("[{core: " + cores[j].id + ", params: {ME: 0, LSE: " + std::to_string(lse) +
                                      "}}, {core: " + cores[i].id + ", params: {ME: 1, LSE: " + std::to_string(lse) + "}}]");
             pairs.emplace_back(i, j);
@@ -401,9 +449,10 @@ int cmd_c2c(const std::vector<std::string>& args) {
     const int failed = run_sweep(def, dir, jobs, out_dir);
 
     json out;
-    out["platform"] = fs::path(def.config).stem().string();
+    out["platform"] = platform;
     out["config"] = def.config;
     out["duration"] = dur;
+    out["instruction"] = insn_text;
     json ids = json::array();
     for (const auto& c : cores) ids.push_back(c.id);
     out["cores"] = ids;
@@ -425,7 +474,7 @@ int cmd_c2c(const std::vector<std::string>& args) {
             if (c.contains("lock")) handoffs += c["lock"]["acquisitions"].get<std::uint64_t>();
         const double sim_ns = res.at("simulated_ns").get<double>();
         const std::string kind = kind_of(cores[i], cores[j]);
-        const std::string insn = cores[i].lse && cores[j].lse ? "cas" : "ldxr/stxr";
+        const std::string insn = uses_cas(cores[i], cores[j]) ? "cas" : "ldxr/stxr";
         json e = {{"a", cores[j].id}, {"b", cores[i].id}, {"kind", kind}, {"instruction", insn}, {"handoffs", handoffs}};
         if (handoffs > 0) {
             const double ns = sim_ns / static_cast<double>(handoffs);
@@ -456,7 +505,6 @@ int cmd_c2c(const std::vector<std::string>& args) {
     out["groups"] = gs;
     bool missed = false;
     if (p.vm.count("check")) {
-        const json refs = load_references(find_config("references.yaml"), out["platform"].get<std::string>(), "c2c");
         if (refs.empty())
             std::cerr << "cohsim c2c: configs/references.yaml has no core-to-core figures for " << out["platform"].get<std::string>()
                       << ": nothing to check\n";

@@ -462,26 +462,52 @@ def plot_latmem(a):
     return save(fig, out, "latmem")
 
 
+def c2c_published(rep):
+    """The published matrix as the reference rows give it: each pair of cores
+    takes its kind of pair's measured range (its midpoint); NaN where no row
+    covers it. None when the report has no checks."""
+    checks = rep.get("checks") or []
+    if not checks:
+        return None
+    mid = {c["pairs"]: (c["measured_lo_ns"] + c["measured_hi_ns"]) / 2 for c in checks}
+    ids = rep["cores"]
+    out = []
+    for a in ids:
+        row = []
+        for b in ids:
+            ca, cb = sorted([a.split(".")[0], b.split(".")[0]])
+            key = ca if ca == cb else f"{ca}-{cb}"
+            row.append(float("nan") if a == b else mid.get(key, float("nan")))
+        out.append(row)
+    return out
+
+
 def plot_c2c(a):
     d = a.c2c_dir
     rep = load_report(d, "c2c.json")
     ids = rep["cores"]
     n = len(ids)
     grid = [[float("nan") if v is None else v for v in row] for row in rep["matrix"]]
+    published = c2c_published(rep)
+    panels = [("cohsim", grid)] + ([("published (per kind of pair, mid-range)", published)] if published else [])
+    values = [v for _, g in panels for row in g for v in row if v == v]
+    vmin, vmax = (min(values), max(values)) if values else (0, 1)
     size = max(4.0, 0.5 * n + 2)
-    fig, ax = plt.subplots(figsize=(size + 1.5, size))
-    im = ax.imshow(grid, cmap="viridis")
-    ax.set_xticks(range(n), ids, rotation=90, fontsize=8)
-    ax.set_yticks(range(n), ids, fontsize=8)
-    if n <= 16:
-        for i in range(n):
-            for j in range(n):
-                v = grid[i][j]
-                if v == v:  # not NaN
-                    ax.text(j, i, f"{v:.0f}", ha="center", va="center", fontsize=7, color="white")
-    fig.colorbar(im, ax=ax, label="one-way latency (ns per hand-off)")
-    ax.set_title(f"{rep['platform']}: core-to-core latency (CAS ping-pong, {rep['duration']} per pair)")
-    fig.tight_layout()
+    fig, axes = plt.subplots(1, len(panels), figsize=((size + 0.5) * len(panels) + 1.5, size), squeeze=False)
+    for ax, (name, g) in zip(axes[0], panels):
+        im = ax.imshow(g, cmap="viridis", vmin=vmin, vmax=vmax)
+        ax.set_xticks(range(n), ids, rotation=90, fontsize=8)
+        ax.set_yticks(range(n), ids, fontsize=8)
+        if n <= 16:
+            for i in range(n):
+                for j in range(n):
+                    v = g[i][j]
+                    if v == v:  # not NaN
+                        ax.text(j, i, f"{v:.0f}", ha="center", va="center", fontsize=7, color="white")
+        ax.set_title(name, fontsize=10)
+    fig.colorbar(im, ax=list(axes[0]), label="one-way latency (ns per hand-off)")
+    insn = {"llsc": "LDXR/STXR", "cas": "CAS"}.get(rep.get("instruction", "auto"), "CAS or LDXR/STXR")
+    fig.suptitle(f"{rep['platform']}: core-to-core latency ({insn} ping-pong, {rep['duration']} per pair)")
     out = a.out or d
     os.makedirs(out, exist_ok=True)
     return save(fig, out, "c2c")

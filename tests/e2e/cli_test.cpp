@@ -1544,22 +1544,41 @@ TEST_F(Cli, C2cDynamiqMatchesItsPublishedMatrixThroughTheDsu) {
         }
     ASSERT_EQ(j["checks"].size(), 3u);
     for (const auto& c : j["checks"]) EXPECT_TRUE(c["pass"].get<bool>()) << c;
+    // The Snapdragon 850 ran the tool's compare_exchange as LDXR/STXR
+    // (references.yaml): --check runs the same on every pair.
+    EXPECT_EQ(j["instruction"], "llsc");
     for (const auto& p : j["pairs"]) {
-        EXPECT_EQ(p["instruction"], "cas");  // A55 and A75 have LSE
+        EXPECT_EQ(p["instruction"], "ldxr/stxr");
         EXPECT_EQ(p["kind"], p["a"].get<std::string>().substr(0, 3) == p["b"].get<std::string>().substr(0, 3) ? "same cluster"
                                                                                                                 : "same DSU");
     }
-    // Each hand-off crosses the DSU once each way: 15 more DSU cycles on each
-    // hop (1.5 GHz: 20 ns in all) add 20 ns to every pair, within one DSU
-    // period's alignment (0.67 ns) and the count's granularity (a hand-off
-    // more or less in 10 us moves the figure by ns^2 / 10^4 ns).
-    r = go("slow", {"--set", "dsus.dsu.snoop_latency=60cycles", "--set", "dsus.dsu.transfer_latency=60cycles"});
-    ASSERT_EQ(r.status, 0) << r.err;
-    const json slow = read_json("slow/c2c.json");
-    for (std::size_t k = 0; k < 28; ++k) {
-        const double a = j["pairs"][k]["one_way_ns"].get<double>(), b = slow["pairs"][k]["one_way_ns"].get<double>();
-        EXPECT_NEAR(b - a, 20.0, 0.67 + (a * a + b * b) / 1e4) << slow["pairs"][k];
+    // Each trip through the DSU crosses it once each way: 15 more DSU cycles
+    // on each hop (1.5 GHz: 20 ns a trip) add 20 ns to a CAS hand-off (one
+    // trip: the CAS takes the line) and 40 ns to an LDXR/STXR hand-off (two:
+    // the read, then the upgrade), within one DSU period's alignment (0.67 ns)
+    // a trip and the count's granularity (a hand-off more or less in 10 us
+    // moves the figure by ns^2 / 10^4 ns).
+    for (const auto& [insn, trips] : std::vector<std::pair<std::string, double>>{{"cas", 1}, {"llsc", 2}}) {
+        const std::vector<std::string> four = {"--instruction", insn, "--cores", "little.0,little.1,big.0,big.1"};
+        r = go(insn, four);
+        ASSERT_EQ(r.status, 0) << r.err;
+        auto more = four;
+        more.insert(more.end(), {"--set", "dsus.dsu.snoop_latency=35cycles", "--set", "dsus.dsu.transfer_latency=35cycles"});
+        r = go(insn + "-slow", more);
+        ASSERT_EQ(r.status, 0) << r.err;
+        const json base = read_json(insn + "/c2c.json"), slow = read_json(insn + "-slow/c2c.json");
+        ASSERT_EQ(slow["pairs"].size(), 6u);
+        for (std::size_t k = 0; k < 6; ++k) {
+            const double a = base["pairs"][k]["one_way_ns"].get<double>(), b = slow["pairs"][k]["one_way_ns"].get<double>();
+            EXPECT_NEAR(b - a, 20.0 * trips, 0.67 * trips + (a * a + b * b) / 1e4) << insn << " " << slow["pairs"][k];
+            EXPECT_EQ(base["pairs"][k]["instruction"], insn == "cas" ? "cas" : "ldxr/stxr");
+        }
     }
+    expect_bad({"c2c", "dynamiq_4xa55_4xa75", "--check", "--instruction", "cas"},
+               "--instruction cas: dynamiq_4xa55_4xa75's references were measured with llsc");
+    expect_bad({"c2c", "asr_4xa53_4xa73", "--instruction", "cas"},
+               "--instruction cas: core little.0 (cortex-a53) has no LSE (Armv8.0)");
+    expect_bad({"c2c", "asr_4xa53_4xa73", "--instruction", "swp"}, "--instruction swp: not an instruction choice");
     // Without the DSU's hops the transfers are an order of magnitude too fast: the check says so, exit 1.
     r = go("fast", {"--check", "--set", "dsus.dsu.snoop_latency=0cycles", "--set", "dsus.dsu.transfer_latency=0cycles"});
     EXPECT_EQ(r.status, 1) << r.out;
@@ -1606,6 +1625,8 @@ struct platform_case {
     const char* c2c_cores;
     std::vector<std::string> latmem_cores;
 };
+
+void PrintTo(const platform_case& c, std::ostream* os) { *os << c.name; }
 
 class PlatformReferences : public Cli, public ::testing::WithParamInterface<platform_case> {
 protected:
