@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <iomanip>
+#include <regex>
 #include <sstream>
 #include <filesystem>
 #include <iostream>
@@ -82,7 +83,7 @@ const char* const litmus_examples = R"(
 examples:
   cohsim litmus workloads/litmus/ldxr-stxr-increment.litmus
   cohsim litmus lse-cas.litmus                (a shipped test, from any directory)
-  cohsim litmus my.litmus --platform platforms/dynamiq_1xa75_3xa55.yaml --batches 20 --iterations 500
+  cohsim litmus my.litmus --platform dynamiq_4xa55_4xa75 --batches 20 --iterations 500
   cohsim litmus my.litmus --cores big.0,little.1 --jitter 0 --json my.json
   cohsim litmus workloads/litmus/lse-ldadd.litmus --check     (exit 1 if the verdict is contradicted)
 )";
@@ -203,6 +204,26 @@ int cmd_litmus(const std::vector<std::string>& args) {
     }
     if (static_cast<int>(all_cores.size()) < n)
         throw usage_error(file + ": " + std::to_string(n) + " threads, but the platform has " + std::to_string(all_cores.size()) + " cores");
+    // A test with LSE instructions runs only on cores that have them (the
+    // others would take an undefined-instruction exception).
+    static const std::regex lse_insn(R"(^\s*(CAS|CASP|LDADD|LDSET|LDCLR|LDEOR|LDSMAX|LDSMIN|LDUMAX|LDUMIN|SWP|STADD|STSET|STCLR|STEOR)[A-Z]*\s)",
+                                     std::regex::icase);
+    std::string lse_used;
+    for (const auto& column : test.code)
+        for (const auto& l : column) {
+            std::smatch m;
+            if (lse_used.empty() && std::regex_search(l, m, lse_insn)) lse_used = m[1];
+        }
+    if (!lse_used.empty()) {
+        std::string without;
+        for (const auto& c : fixed.empty() ? all_cores : fixed) {
+            const auto& cl = base.clusters.find(c.substr(0, c.find('.')))->core;
+            if (!has_lse(cl)) without += (without.empty() ? "" : ", ") + c + " (" + preset_of(cl).name + ")";
+        }
+        if (!without.empty())
+            throw usage_error(file + ": the test uses " + lse_used + ", an LSE instruction (Armv8.1), and these cores have no LSE: " +
+                              without + " (expected a platform or --cores with LSE, e.g. --platform dynamiq_4xa55_4xa75)");
+    }
 
     // The batches: placement, pre-warming and run seed, all drawn from --seed.
     random_stream draw(splitmix64(seed));

@@ -11,7 +11,14 @@ using namespace asmx;
 interpreter::interpreter(core& c, const program& p, std::uint64_t shared_base, std::uint64_t private_base,
                          lock_metrics* metrics, mutex_checker* mutex, region_profile* profile)
     : m_core(c), m_prog(p), m_shared(shared_base), m_private(private_base), m_metrics(metrics), m_mutex(mutex),
-      m_profile(profile) {}
+      m_profile(profile), m_lse(has_lse(c.type())) {}
+
+void interpreter::lse_fault(const insn& i) const {
+    const core_preset& p = preset_of(m_core.type());
+    fault(i, std::string("an LSE atomic (FEAT_LSE, Armv8.1) on a ") + p.name + " (Armv" + std::to_string(p.arch / 10) + "." +
+                 std::to_string(p.arch % 10) + ", no LSE): the core would take an undefined-instruction exception (expected "
+                 "the LDXR/STXR build on this core, as Linux's alternatives choose: a program's `.equ LSE` is set per core)");
+}
 
 void interpreter::set(int n, std::uint64_t v, bool wide) {
     if (n == zr || n < 0) return;
@@ -113,6 +120,7 @@ void interpreter::run_program() {
         // still in flight (to read it, or to overwrite it) waits for the data.
         use(i.rd), use(i.rn), use(i.rm), use(i.rs);
         if (i.o == op::bl || i.o == op::ret) use(30);
+        if (!m_lse && (i.o == op::cas || i.o == op::ldadd || i.o == op::swp || i.o == op::ldset)) lse_fault(i);
         std::size_t next = pc + 1;
         const unsigned bits = i.wide ? 64 : 32;
         const std::uint64_t mask = i.wide ? ~0ULL : 0xffffffffULL;

@@ -41,6 +41,8 @@ private:
     bool holds(asmx::cond c) const;
     std::uint64_t address(const asmx::insn& i) const { return reg(i.rn) + i.imm; }
     [[noreturn]] void fault(const asmx::insn& i, const std::string& what) const;
+    // An LSE instruction on a core without LSE (the architecture's undefined instruction).
+    [[noreturn]] void lse_fault(const asmx::insn& i) const;
 
     core& m_core;
     const asmx::program& m_prog;
@@ -56,6 +58,7 @@ private:
     pending m_pending[32];
     bool m_n = false, m_z = false, m_c = false, m_v = false;
     std::uint64_t m_retired = 0;
+    bool m_lse;  // the core has LSE atomics (Armv8.1+)
     duration m_time_at_check;  // the core's time when m_retired last crossed a multiple of 2^20
 };
 

@@ -160,9 +160,17 @@ std::vector<std::unique_ptr<workload_thread>> build_workload(const workload_para
         if (t.start) params["START"] = static_cast<std::int64_t>(t.start->n);
         if (t.iterations) params["ITERATIONS"] = static_cast<std::int64_t>(t.iterations);
         for (const auto& [k, v] : t.params) params[k] = v;
-        asmx::program p = asmx::assemble_file(
-            resolve(t.program.value_or(w.program), config_dir, search, t.program ? "workload.threads.program" : "workload.program"),
-            params, search);
+        const std::string file =
+            resolve(t.program.value_or(w.program), config_dir, search, t.program ? "workload.threads.program" : "workload.program");
+        asmx::program p = asmx::assemble_file(file, params, search);
+        // A program that declares `.equ LSE` has an LDXR/STXR build (0) and an
+        // LSE build (1): unless the scenario chooses, the core's features do,
+        // as Linux's alternatives patch the kernel's atomics at boot.
+        const std::int64_t lse = has_lse(c->type()) ? 1 : 0;
+        if (!params.count("LSE") && p.constants.count("LSE") && p.constants.at("LSE") != lse) {
+            params["LSE"] = lse;
+            p = asmx::assemble_file(file, params, search);
+        }
         if (p.private_init.size() > private_stride)
             throw cfg::config_error({p.file, 0, 0}, "", "private data larger than 64KiB", "at most 64KiB of .private data");
         if (!shared_loaded) load_data(mem, shared_base, p.shared_init), shared_loaded = true;

@@ -1446,12 +1446,25 @@ TEST_F(Cli, AFunctionMissingItsRetStopsTheRunAtItsLastInstruction) {
 
 // ---- cohsim litmus -------------------------------------------------------------
 
+// Whether a litmus test's code has an LSE instruction (its columns, not its comments).
+bool uses_lse(const fs::path& f) {
+    std::ifstream in(f);
+    static const std::regex lse(R"((^|\|)\s*(CAS|LDADD|SWP|LDSET)[A-Z]*\s)", std::regex::icase);
+    for (std::string l; std::getline(in, l);)
+        if (l.find('|') != std::string::npos && std::regex_search(l, lse)) return true;
+    return false;
+}
+
 // Every shipped litmus test agrees with the verdict its comment derives from
 // the Arm ARM (--check exits 1 otherwise), and the counts add up to the runs.
 TEST_F(Cli, ShippedLitmusTestsAgreeWithTheirVerdicts) {
     int tests = 0;
     for (const auto& f : fs::directory_iterator(fs::path(COHSIM_SOURCE_DIR) / "workloads" / "litmus")) {
-        const auto r = run({"litmus", f.path().string(), "--check", "--batches", "6", "--iterations", "100", "--json", "l.json"});
+        // A test with LSE instructions runs on a platform whose cores have them.
+        std::vector<std::string> args = {"litmus", f.path().string(), "--check", "--batches", "6", "--iterations", "100",
+                                         "--json", "l.json"};
+        if (uses_lse(f.path())) args.insert(args.end(), {"--platform", "dynamiq_4xa55_4xa75"});
+        const auto r = run(args);
         EXPECT_EQ(r.status, 0) << f.path() << "\n" << r.out << r.err;
         EXPECT_NE(r.out.find("(the test's verdict): agrees"), std::string::npos) << r.out;
         const json j = read_json("l.json");
@@ -1493,6 +1506,9 @@ exists (x=1)
 TEST_F(Cli, LitmusBadInputs) {
     const std::string ok = write("ok.litmus", "AArch64 T\n{ 0:X1=x; }\n P0 ;\n LDR W0,[X1] ;\nexists (0:X0=1)\n");
     expect_bad({"litmus"}, "litmus needs a test file");
+    // LSE instructions on the default platform's Armv8.0 cores: refused before any run.
+    expect_bad({"litmus", "lse-cas.litmus"}, "the test uses CAS, an LSE instruction (Armv8.1), and these cores have no LSE: "
+                                             "little.0 (cortex-a53)");
     expect_bad({"litmus", "nowhere.litmus"}, "nowhere.litmus: no such file (nor a shipped test of that name");
     expect_bad({"litmus", write("x86.litmus", "X86 T\n{ }\n P0 ;\n MOV EAX,1 ;\nexists (0:EAX=1)\n")},
                "x86.litmus:1:1: 'X86' tests are not supported (expected an AArch64 test");

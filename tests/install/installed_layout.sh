@@ -47,7 +47,7 @@ c="$p/bin/cohsim"
 \$c validate --quick --out v > v.txt
 \$c plot default > plot.txt
 \$c report default > report.txt
-\$c litmus lse-cas.litmus --batches 2 --iterations 20 --check > litmus.txt
+\$c litmus lse-cas.litmus --platform dynamiq_4xa55_4xa75 --batches 2 --iterations 20 --check > litmus.txt
 grep -q 'Observation LSE-CAS Never 0 40' litmus.txt
 test -s default/share.svg && test -s default/report.html && test -s teaching/result.json
 grep -q 'passed, 0 failed' v.txt

@@ -117,7 +117,7 @@ TEST(Interpreter, BranchesFlagsAndCalls) {
 }
 
 TEST(Interpreter, MemoryExclusivesAndAtomics) {
-    system_model sys(test_platform());
+    system_model sys(test_platform(lse_cores()));
     const auto r = run_program(R"(
     .data
     .align 64

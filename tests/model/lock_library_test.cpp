@@ -30,6 +30,9 @@ void lock_correctness(const std::string& lock, unsigned little, unsigned big, un
                                      "workload.program=locks/" + lock + ".s",
                                      "workload.params={COUNT: 1}", threads_on(cores_of(little, big), iters)};
     sets.insert(sets.end(), extra.begin(), extra.end());
+    // The LSE build runs on cores that have LSE (on Armv8.0 ones it faults).
+    if (lock.find("lse") != std::string::npos)
+        for (const auto& s : lse_cores()) sets.push_back(s);
     system_model sys(test_platform(sets));
     for (int i = 0; i < 2000; ++i) run_for_fs(1'000'000'000'000ULL);  // up to 2 s; halted cores cost nothing
     std::uint64_t total = 0;
@@ -137,3 +140,47 @@ TEST(LockLibrary, Qrwlock2) { rwlock_check(1, 1, 200); }
 TEST(LockLibrary, Qrwlock4) { rwlock_check(2, 2, 100); }
 TEST(LockLibrary, Qrwlock8) { rwlock_check(3, 5, 60); }
 TEST(LockLibrary, Qrwlock28) { rwlock_check(8, 20, 20); }
+
+// ---- architecture features per core -------------------------------------------
+
+namespace {
+std::string write_program(const std::string& stem, const std::string& text) {
+    const std::string path = std::filesystem::temp_directory_path() / (stem + std::to_string(::getpid()) + ".s");
+    std::ofstream(path) << text;
+    return path;
+}
+}  // namespace
+
+TEST(CoreFeatures, AnLseInstructionOnAnArmv80CoreStopsTheRun) {
+    // The A53 (Armv8.0) has no LSE: its CAS is an undefined instruction.
+    const std::string path = write_program("cohsim_lse_", ".data\nx: .quad 0\n.text\nmain:\n adr x0, x\n mov x1, #0\n"
+                                                          " mov x2, #1\n cas x1, x2, [x0]\n halt\n");
+    system_model sys(test_platform({"workload.program=" + path, "workload.threads=[{core: little.0}]"}));
+    run_for_fs(10'000'000'000ULL);
+    std::filesystem::remove(path);
+    const std::string what = sys.program_fault();
+    EXPECT_NE(what.find(":8:2: cas x1, x2, [x0]: an LSE atomic (FEAT_LSE, Armv8.1) on a cortex-a53 (Armv8.0, no LSE)"),
+              std::string::npos)
+        << what;
+    EXPECT_NE(what.find("core little.0, at main+0xc, instruction address 0xc"), std::string::npos) << what;
+    EXPECT_EQ(sys.memory().peek(shared_base, 8), 0u);  // the CAS did not happen
+}
+
+TEST(CoreFeatures, TheLseBuildIsChosenByTheCoreUnlessTheScenarioChooses) {
+    // Each core writes the LSE value its program was built with into its own word.
+    const std::string path = write_program("cohsim_alt_", ".equ LSE, 1\n.equ SLOT, 0\n.data\n.shared\nw: .space 32\n.text\n"
+                                                          "main:\n adr x0, w\n mov x1, #LSE\n str x1, [x0, #SLOT]\n halt\n");
+    {
+        // little: Cortex-A53 (Armv8.0) -> 0; big: Cortex-A73 -> 0; with A55/A75 -> 1.
+        system_model sys(test_platform({"workload.program=" + path,
+                                        "workload.threads=[{core: little.0, params: {SLOT: 0}}, {core: big.0, params: {SLOT: 8}},"
+                                        " {core: little.1, params: {SLOT: 16, LSE: 1}}]",
+                                        "clusters.big.core=cortex-a75"}));
+        run_for_fs(10'000'000'000ULL);
+        EXPECT_EQ(sys.program_fault(), "");
+        EXPECT_EQ(sys.memory().peek(shared_base, 8), 0u);       // A53: the LDXR/STXR build
+        EXPECT_EQ(sys.memory().peek(shared_base + 8, 8), 1u);   // A75: the LSE build
+        EXPECT_EQ(sys.memory().peek(shared_base + 16, 8), 1u);  // the scenario's choice stands
+    }
+    std::filesystem::remove(path);
+}

@@ -51,7 +51,7 @@ TEST(Lockref, LlscUnbounded8) {
     EXPECT_GE(r.attempts, r.successes);
 }
 TEST(Lockref, LseBounded28) {
-    const auto r = lockref_run(14, 30, "{LSE: 1, RETRIES: 100}");
+    const auto r = lockref_run(14, 30, "{LSE: 1, RETRIES: 100}", lse_cores());
     EXPECT_EQ(r.count, 28u);
     EXPECT_EQ(r.successes + r.fallbacks, 28u * 61u);  // every update is one or the other
 }
@@ -74,7 +74,7 @@ TEST(Lockref, LlscUnbounded2) {
     EXPECT_EQ(r.successes, 2u * 401u);
 }
 TEST(Lockref, LseUnbounded4) {
-    const auto r = lockref_run(2, 150, "{LSE: 1, RETRIES: 0}");
+    const auto r = lockref_run(2, 150, "{LSE: 1, RETRIES: 0}", lse_cores());
     EXPECT_EQ(r.count, 4u);
     EXPECT_EQ(r.successes, 4u * 301u);
 }

@@ -22,6 +22,10 @@ inline bool& exact_runs() {
     return on;
 }
 
+// test_platform()'s clusters with the Armv8.2 successors of their cores
+// (Cortex-A55, A75), which have LSE: for programs with CAS, LDADD, SWP.
+inline std::vector<std::string> lse_cores() { return {"clusters.little.core=cortex-a55", "clusters.big.core=cortex-a75"}; }
+
 inline platform_config test_platform(const std::vector<std::string>& sets = {}) {
     std::vector<std::pair<std::string, std::string>> o;
     const char* const base[] = {

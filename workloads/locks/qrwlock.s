@@ -69,8 +69,11 @@ reader:
     ldr x1, [x22, #8]       // a writer inside with us?
     cbz x1, read_ok
     adr x2, bad
-    mov x3, #1
-    ldadd x3, x4, [x2]
+bad_inc:                    // bad += 1, with the LL/SC atomics of the rest
+    ldxr x4, [x2]
+    add x4, x4, #1
+    stxr w3, x4, [x2]
+    cbnz w3, bad_inc
 read_ok:
     work INSIDE
     work 0, INSIDE_JITTER

@@ -6,8 +6,11 @@
 // sequence checks, to show the torn reads the protocol prevents.
 // The writer stores the same number in both halves, so a reader that sees
 // different halves saw a torn value: it counts it in `torn`.
+// The readers' counters are bumped with LDADD where the core has LSE, else
+// with an LDXR/STXR loop (LSE: set per core unless the scenario sets it).
 // Known unfair step: a busy writer can keep readers retrying.
 .equ ROLE, 0
+.equ LSE, 1
 .equ PROTECT, 1
 .equ ITERATIONS, 0
 .equ MID, 20            // cycles between the two halves
@@ -70,15 +73,27 @@ check:
     cmp w7, w8
     b.eq counted
     adr x9, torn
-    mov x10, #1
-    ldadd x10, x11, [x9]
+    bl count
 counted:
     adr x9, reads
-    mov x10, #1
-    ldadd x10, x11, [x9]
+    bl count
     work OUTSIDE
     add x19, x19, #1
     cbz x21, read
     cmp x19, x21
     b.lo read
     halt
+
+// [x9] += 1 atomically: LDADD (LSE), or an LDXR/STXR loop.
+count:
+    mov x10, #1
+    mov x12, #LSE
+    cbz x12, count_llsc
+    ldadd x10, x11, [x9]
+    ret
+count_llsc:
+    ldxr x11, [x9]
+    add x11, x11, x10
+    stxr w12, x11, [x9]
+    cbnz w12, count_llsc
+    ret
