@@ -26,23 +26,26 @@ namespace {
 // Architecture versions: the cores' TRMs and Arm's product pages (Armv8.2 for
 // A55/A75/A76/A77/A78/X1/N1, Armv9.0 for A510/A710/X2); ThunderX2 Armv8.1
 // (Marvell's product brief; `atomics` in its /proc/cpuinfo, sources.md 5).
+// RCpc (LDAPR): the A55/A75 generation implements it with Armv8.2 (`lrcpc`
+// in the Snapdragon 845's and RK3588's /proc/cpuinfo, sources.md 2, 10), as
+// do all later cores; ThunderX2's flags list no `lrcpc` (estimate: none).
 const std::vector<core_preset>& presets() {
     static const std::vector<core_preset> t = {
-        {core_type::cortex_a7, "cortex-a7", 70, cycles{1}, cycles{1}, cycles{1}, 1},     // in-order, small (estimate)
-        {core_type::cortex_a15, "cortex-a15", 70, cycles{1}, cycles{1}, cycles{1}, 6},   // out-of-order, A72-class (estimate)
-        {core_type::cortex_a53, "cortex-a53", 80, cycles{1}, cycles{1}, cycles{1}, 3},   // in-order (estimate)
-        {core_type::cortex_a55, "cortex-a55", 82, cycles{1}, cycles{1}, cycles{1}, 4},   // in-order (estimate)
-        {core_type::cortex_a73, "cortex-a73", 80, cycles{1}, cycles{1}, cycles{1}, 6},   // A72's six (A72 TRM 6.4)
-        {core_type::cortex_a75, "cortex-a75", 82, cycles{1}, cycles{1}, cycles{1}, 8},   // estimate
-        {core_type::thunderx2, "thunderx2", 81, cycles{1}, cycles{1}, cycles{1}, 8},     // estimate
-        {core_type::cortex_a76, "cortex-a76", 82, cycles{1}, cycles{1}, cycles{1}, 12},  // 4-wide OoO (estimate)
-        {core_type::cortex_a77, "cortex-a77", 82, cycles{1}, cycles{1}, cycles{1}, 12},  // A76 successor (estimate)
-        {core_type::cortex_a78, "cortex-a78", 82, cycles{1}, cycles{1}, cycles{1}, 12},  // A77 successor (estimate)
-        {core_type::cortex_x1, "cortex-x1", 82, cycles{1}, cycles{1}, cycles{1}, 16},    // 5-wide A78 (estimate)
-        {core_type::neoverse_n1, "neoverse-n1", 82, cycles{1}, cycles{1}, cycles{1}, 12}, // the A76 core (estimate)
-        {core_type::cortex_a510, "cortex-a510", 90, cycles{1}, cycles{1}, cycles{1}, 4}, // in-order, A55 successor (estimate)
-        {core_type::cortex_a710, "cortex-a710", 90, cycles{1}, cycles{1}, cycles{1}, 12}, // A78 successor (estimate)
-        {core_type::cortex_x2, "cortex-x2", 90, cycles{1}, cycles{1}, cycles{1}, 16},    // X1 successor (estimate)
+        {core_type::cortex_a7, "cortex-a7", 70, false, cycles{1}, cycles{1}, cycles{1}, 1},     // in-order, small (estimate)
+        {core_type::cortex_a15, "cortex-a15", 70, false, cycles{1}, cycles{1}, cycles{1}, 6},   // out-of-order, A72-class (estimate)
+        {core_type::cortex_a53, "cortex-a53", 80, false, cycles{1}, cycles{1}, cycles{1}, 3},   // in-order (estimate)
+        {core_type::cortex_a55, "cortex-a55", 82, true, cycles{1}, cycles{1}, cycles{1}, 4},   // in-order (estimate)
+        {core_type::cortex_a73, "cortex-a73", 80, false, cycles{1}, cycles{1}, cycles{1}, 6},   // A72's six (A72 TRM 6.4)
+        {core_type::cortex_a75, "cortex-a75", 82, true, cycles{1}, cycles{1}, cycles{1}, 8},   // estimate
+        {core_type::thunderx2, "thunderx2", 81, false, cycles{1}, cycles{1}, cycles{1}, 8},     // estimate
+        {core_type::cortex_a76, "cortex-a76", 82, true, cycles{1}, cycles{1}, cycles{1}, 12},  // 4-wide OoO (estimate)
+        {core_type::cortex_a77, "cortex-a77", 82, true, cycles{1}, cycles{1}, cycles{1}, 12},  // A76 successor (estimate)
+        {core_type::cortex_a78, "cortex-a78", 82, true, cycles{1}, cycles{1}, cycles{1}, 12},  // A77 successor (estimate)
+        {core_type::cortex_x1, "cortex-x1", 82, true, cycles{1}, cycles{1}, cycles{1}, 16},    // 5-wide A78 (estimate)
+        {core_type::neoverse_n1, "neoverse-n1", 82, true, cycles{1}, cycles{1}, cycles{1}, 12}, // the A76 core (estimate)
+        {core_type::cortex_a510, "cortex-a510", 90, true, cycles{1}, cycles{1}, cycles{1}, 4}, // in-order, A55 successor (estimate)
+        {core_type::cortex_a710, "cortex-a710", 90, true, cycles{1}, cycles{1}, cycles{1}, 12}, // A78 successor (estimate)
+        {core_type::cortex_x2, "cortex-x2", 90, true, cycles{1}, cycles{1}, cycles{1}, 16},    // X1 successor (estimate)
     };
     return t;
 }
@@ -64,6 +67,7 @@ const std::vector<std::pair<core_type, const char*>>& cfg::enum_names<core_type>
 }
 
 bool has_lse(core_type t) { return preset_of(t).arch >= 81; }
+bool has_rcpc(core_type t) { return preset_of(t).rcpc; }
 
 namespace {
 mem_request request(mem_request::kind_t kind, std::uint64_t addr, unsigned size, std::uint64_t value = 0) {

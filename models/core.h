@@ -89,12 +89,15 @@ struct core_preset {
     // Architecture version x10: 70 (Armv7, modelled with the Armv8.0
     // exclusives), 80, 81, 82, 90 (Armv9.0 includes Armv8.5).
     unsigned arch;
+    bool rcpc;  // FEAT_LRCPC (LDAPR): from Armv8.3, and an Armv8.2 extension the A55/A75 generation has
     cycles alu, branch, hint;
     std::uint32_t outstanding_misses;
 };
 const core_preset& preset_of(core_type t);
 // LSE atomics: Armv8.1 and later.
 bool has_lse(core_type t);
+// LDAPR (FEAT_LRCPC).
+bool has_rcpc(core_type t);
 
 // Per-cluster core timing (every core of a cluster is the same type).
 struct core_params {
@@ -171,6 +174,10 @@ public:
     void connect(memory_system* mem, unsigned agent, const std::vector<core*>* all_cores);
     // Who wakes this core from WFE at its interrupt arrivals.
     void set_alarm(interrupt_alarm* a) { m_alarm = a; }
+    // The generic timer's system counter, which MRS CNTVCT_EL0 reads (set by
+    // the timer when the core subscribes; none: MRS of it faults).
+    void set_counter(const clock_domain* c) { m_counter = c; }
+    const clock_domain* system_counter() const { return m_counter; }
     // Who watches: the timeline (interrupts, WFE sleeps, SEV).
     void observe(const observers& o) { m_obs = o; }
     unsigned agent() const { return m_agent; }
@@ -235,6 +242,7 @@ private:
 
     program m_program;
     std::string m_fault;
+    const clock_domain* m_counter = nullptr;
     memory_system* m_mem = nullptr;
     unsigned m_agent = 0;
     const std::vector<core*>* m_all = nullptr;

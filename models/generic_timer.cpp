@@ -35,6 +35,11 @@ generic_timer::generic_timer(const sc_core::sc_module_name& name, const generic_
     kernel::queue();  // created now, while elaborating
 }
 
+void generic_timer::subscribe(core* c) {
+    m_cores.push_back(c);
+    c->set_counter(&m_counter);
+}
+
 void generic_timer::start_of_simulation() {
     if (m_params.event_stream) schedule_next();
 }

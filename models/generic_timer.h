@@ -42,7 +42,8 @@ public:
     SC_HAS_PROCESS(generic_timer);
     generic_timer(const sc_core::sc_module_name& name, const generic_timer_params& params);
 
-    void subscribe(core* c) { m_cores.push_back(c); }
+    // `c` gets the stream's events, and reads the counter (MRS CNTVCT_EL0).
+    void subscribe(core* c);
     // Who watches: the timeline (each event-stream tick).
     void observe(const observers& o) { m_obs = o; }
 

@@ -277,6 +277,7 @@ const std::map<std::string, mem_form>& memory_mnemonics() {
             t["ldr" + s] = {op::ldr, sz, false, false};
             t["str" + s] = {op::str, sz, false, false};
             t["ldar" + s] = {op::ldar, sz, true, false};
+            t["ldapr" + s] = {op::ldapr, sz, true, false};
             t["stlr" + s] = {op::stlr, sz, false, true};
             t["ldxr" + s] = {op::ldxr, sz, false, false};
             t["ldaxr" + s] = {op::ldxr, sz, true, false};
@@ -284,15 +285,21 @@ const std::map<std::string, mem_form>& memory_mnemonics() {
             t["stlxr" + s] = {op::stxr, sz, false, true};
             const std::pair<const char*, std::pair<bool, bool>> orders[] = {
                 {"", {false, false}}, {"a", {true, false}}, {"l", {false, true}}, {"al", {true, true}}};
+            // The LD<op> read-modify-writes and their ST<op> aliases (no
+            // result: Rt is the zero register; plain or release only).
+            const std::pair<const char*, op> rmw[] = {{"add", op::ldadd}, {"set", op::ldset},  {"clr", op::ldclr},
+                                                      {"eor", op::ldeor}, {"smax", op::ldsmax}, {"smin", op::ldsmin},
+                                                      {"umax", op::ldumax}, {"umin", op::ldumin}};
             for (const auto& [o, ar] : orders) {
                 const std::string os = o;
                 t["cas" + os + s] = {op::cas, sz, ar.first, ar.second};
-                t["ldadd" + os + s] = {op::ldadd, sz, ar.first, ar.second};
                 t["swp" + os + s] = {op::swp, sz, ar.first, ar.second};
-                t["ldset" + os + s] = {op::ldset, sz, ar.first, ar.second};
+                for (const auto& [name, code] : rmw) t["ld" + std::string(name) + os + s] = {code, sz, ar.first, ar.second};
             }
-            t["stadd" + s] = {op::ldadd, sz, false, false};
-            t["staddl" + s] = {op::ldadd, sz, false, true};
+            for (const auto& [name, code] : rmw) {
+                t["st" + std::string(name) + s] = {code, sz, false, false};
+                t["st" + std::string(name) + "l" + s] = {code, sz, false, true};
+            }
         }
         return t;
     }();
@@ -305,6 +312,28 @@ const std::map<std::string, cond>& conditions() {
         {"mi", cond::mi}, {"pl", cond::pl}, {"vs", cond::vs}, {"vc", cond::vc}, {"hi", cond::hi}, {"ls", cond::ls},
         {"ge", cond::ge}, {"lt", cond::lt}, {"gt", cond::gt}, {"le", cond::le}, {"al", cond::al}};
     return m;
+}
+
+// The opposite condition (eq <-> ne, hs <-> lo, ...): the encodings pair them.
+cond inverted(cond c) {
+    switch (c) {
+        case cond::eq: return cond::ne;
+        case cond::ne: return cond::eq;
+        case cond::hs: return cond::lo;
+        case cond::lo: return cond::hs;
+        case cond::mi: return cond::pl;
+        case cond::pl: return cond::mi;
+        case cond::vs: return cond::vc;
+        case cond::vc: return cond::vs;
+        case cond::hi: return cond::ls;
+        case cond::ls: return cond::hi;
+        case cond::ge: return cond::lt;
+        case cond::lt: return cond::ge;
+        case cond::gt: return cond::le;
+        case cond::le: return cond::gt;
+        case cond::al: return cond::al;
+    }
+    return c;
 }
 
 class assembler {
@@ -611,6 +640,62 @@ private:
             i.target = label(st, st.ops[2]);
             return;
         }
+        if (m == "mvn" || m == "neg") {
+            if (st.ops.size() < 2) need(st, 2, m + " rd, rm or " + m + " rd, rm, lsl #n");
+            const reg_t d = reg(st, st.ops[0]);
+            i.rd = d.n, i.wide = d.wide;
+            second(st, 1, i);
+            if (m == "mvn") i.o = op::mvn;
+            else i.o = op::sub, i.rn = zr;  // NEG is SUB from the zero register
+            return;
+        }
+        if (m == "isb") {
+            if (!st.ops.empty() && lower(st.ops[0].text) != "sy")
+                fail(col(st, st.ops[0].col), st, "'" + st.ops[0].text + "' is not an ISB option", "isb or isb sy");
+            i.o = op::isb;
+            return;
+        }
+        if (m == "mrs") {
+            need(st, 2, "mrs xN, cntvct_el0");
+            const reg_t d = reg(st, st.ops[0]);
+            if (!d.wide) fail(col(st, st.ops[0].col), st, "a system register needs an x register", "mrs xN, cntvct_el0");
+            static const std::map<std::string, sysreg> regs = {
+                {"cntvct_el0", sysreg::cntvct}, {"cntpct_el0", sysreg::cntpct}, {"cntfrq_el0", sysreg::cntfrq}};
+            const auto it = regs.find(lower(st.ops[1].text));
+            if (it == regs.end())
+                fail(col(st, st.ops[1].col), st, "'" + st.ops[1].text + "' is not a system register cohsim models",
+                     "cntvct_el0, cntpct_el0 or cntfrq_el0 (the generic timer)");
+            i.o = op::mrs, i.rd = d.n, i.sr = it->second;
+            return;
+        }
+        // The conditional selects: CSEL and its INC/INV/NEG forms, and the
+        // aliases that test one condition (CSET, CSETM, CINC, CNEG: the
+        // inverted condition of a CSINC/CSINV/CSNEG).
+        static const std::map<std::string, csel_kind> csels = {
+            {"csel", csel_kind::sel}, {"csinc", csel_kind::inc}, {"csinv", csel_kind::inv}, {"csneg", csel_kind::neg}};
+        static const std::map<std::string, std::pair<csel_kind, int>> aliases = {  // kind, operands before the condition
+            {"cset", {csel_kind::inc, 1}}, {"csetm", {csel_kind::inv, 1}}, {"cinc", {csel_kind::inc, 2}}, {"cneg", {csel_kind::neg, 2}}};
+        const auto full = csels.find(m);
+        const auto alias = aliases.find(m);
+        if (full != csels.end() || alias != aliases.end()) {
+            const int regs = full != csels.end() ? 3 : alias->second.second;
+            need(st, static_cast<std::size_t>(regs) + 1, full != csels.end() ? m + " rd, rn, rm, cond" : regs == 1 ? m + " rd, cond" : m + " rd, rn, cond");
+            const reg_t d = reg(st, st.ops[0]);
+            i.o = op::csel, i.rd = d.n, i.wide = d.wide;
+            const std::string cs = lower(st.ops[static_cast<std::size_t>(regs)].text);
+            const auto c = conditions().find(cs);
+            if (c == conditions().end() || c->second == cond::al)
+                fail(col(st, st.ops[static_cast<std::size_t>(regs)].col), st, "'" + cs + "' is not a condition", "eq, ne, hs, lo, mi, pl, vs, vc, hi, ls, ge, lt, gt, le");
+            if (full != csels.end()) {
+                const reg_t n = reg(st, st.ops[1]), r = reg(st, st.ops[2]);
+                if (n.wide != d.wide || r.wide != d.wide) fail(col(st, st.ops[1].col), st, "mixes w and x registers", "registers of one width");
+                i.rn = n.n, i.rm = r.n, i.ck = full->second, i.c = c->second;
+            } else {
+                const int src = regs == 1 ? zr : reg(st, st.ops[1]).n;
+                i.rn = src, i.rm = src, i.ck = alias->second.first, i.c = inverted(c->second);
+            }
+            return;
+        }
         if (m == "mov") {
             need(st, 2, "mov rd, rn or mov rd, #imm");
             const reg_t d = reg(st, st.ops[0]);
@@ -663,10 +748,11 @@ private:
         }
         auto mf = memory_mnemonics().find(m);
         if (mf == memory_mnemonics().end())
-            fail(st.mnemonic_loc, st, "unknown instruction '" + m + "'", "one of cohsim's instructions (README, Workloads): ldr/str (b, h), ldar/stlr, ldxr/ldaxr/stxr/stlxr, "
-                 "cas, ldadd, swp, ldset (a, l, al; b, h), stadd/staddl, prfm, dmb/dsb, clrex, wfe/sev/sevl/yield/nop, "
-                 "add/sub/and/orr/eor/lsl/lsr/ror/mov/cmp/adr, b/b.cond/cbz/cbnz/tbz/tbnz/bl/ret, "
-                 "work/mark/region/endregion/halt");
+            fail(st.mnemonic_loc, st, "unknown instruction '" + m + "'", "one of cohsim's instructions (README, Workloads): ldr/str (b, h), ldar/ldapr/stlr, ldxr/ldaxr/stxr/stlxr, "
+                 "cas, swp, ldadd/ldset/ldclr/ldeor/ldsmax/ldsmin/ldumax/ldumin (a, l, al; b, h) and their st forms, prfm, dmb/dsb/isb, "
+                 "clrex, wfe/sev/sevl/yield/nop, add/sub/and/orr/eor/lsl/lsr/ror/mov/mvn/neg/cmp/adr, "
+                 "csel/csinc/csinv/csneg/cset/csetm/cinc/cneg, mrs (cntvct_el0, cntpct_el0, cntfrq_el0), "
+                 "b/b.cond/cbz/cbnz/tbz/tbnz/bl/ret, work/mark/region/endregion/halt");
         memory(st, i, m, mf->second);
     }
 
@@ -679,7 +765,7 @@ private:
             i.wide = r.wide;
         };
         switch (f.o) {
-            case op::ldr: case op::str: case op::ldar: case op::stlr: case op::ldxr: {
+            case op::ldr: case op::str: case op::ldar: case op::ldapr: case op::stlr: case op::ldxr: {
                 need(st, 2, m + " rt, [xN]");
                 const reg_t t = reg(st, st.ops[0]);
                 i.rd = t.n;
@@ -700,8 +786,8 @@ private:
                 if (i.has_imm) fail(col(st, st.ops[2].col), st, m + " takes no offset", "[xN]");
                 return;
             }
-            default: {  // cas, ldadd, swp, ldset (stadd: no result register)
-                const bool st_form = m.rfind("stadd", 0) == 0;
+            default: {  // cas, swp, the LD<op>s (their ST<op> aliases: no result register)
+                const bool st_form = m.rfind("st", 0) == 0;
                 if (st_form) {
                     need(st, 2, m + " rs, [xN]");
                     const reg_t s = reg(st, st.ops[0]);

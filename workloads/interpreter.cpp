@@ -11,7 +11,13 @@ using namespace asmx;
 interpreter::interpreter(core& c, const program& p, std::uint64_t shared_base, std::uint64_t private_base,
                          lock_metrics* metrics, mutex_checker* mutex, region_profile* profile)
     : m_core(c), m_prog(p), m_shared(shared_base), m_private(private_base), m_metrics(metrics), m_mutex(mutex),
-      m_profile(profile), m_lse(has_lse(c.type())) {}
+      m_profile(profile), m_lse(has_lse(c.type())), m_rcpc(has_rcpc(c.type())) {}
+
+void interpreter::feature_fault(const insn& i, const std::string& feature) const {
+    const core_preset& p = preset_of(m_core.type());
+    fault(i, feature + " on a " + p.name + " (Armv" + std::to_string(p.arch / 10) + "." + std::to_string(p.arch % 10) +
+                 ", without it): the core would take an undefined-instruction exception");
+}
 
 void interpreter::lse_fault(const insn& i) const {
     const core_preset& p = preset_of(m_core.type());
@@ -120,7 +126,9 @@ void interpreter::run_program() {
         // still in flight (to read it, or to overwrite it) waits for the data.
         use(i.rd), use(i.rn), use(i.rm), use(i.rs);
         if (i.o == op::bl || i.o == op::ret) use(30);
-        if (!m_lse && (i.o == op::cas || i.o == op::ldadd || i.o == op::swp || i.o == op::ldset)) lse_fault(i);
+        if (!m_lse && is_lse(i.o)) lse_fault(i);
+        if (i.o == op::ldapr && !m_rcpc)
+            feature_fault(i, "LDAPR (FEAT_LRCPC, Armv8.3; an Armv8.2 extension on the A55/A75 generation)");
         std::size_t next = pc + 1;
         const unsigned bits = i.wide ? 64 : 32;
         const std::uint64_t mask = i.wide ? ~0ULL : 0xffffffffULL;
@@ -146,6 +154,33 @@ void interpreter::run_program() {
                 break;
             case op::mark: lock_mark(i.mark, m_core.id(), m_core.local_time(), m_metrics, m_mutex); break;
             case op::mov: set(i.rd, operand2(i), i.wide), m_core.retire(insn_class::alu); break;
+            case op::mvn: set(i.rd, ~operand2(i) & mask, i.wide), m_core.retire(insn_class::alu); break;
+            case op::csel: {
+                std::uint64_t v = reg(i.rn);
+                if (!holds(i.c)) {
+                    v = reg(i.rm);
+                    switch (i.ck) {
+                        case csel_kind::sel: break;
+                        case csel_kind::inc: v = v + 1; break;
+                        case csel_kind::inv: v = ~v; break;
+                        case csel_kind::neg: v = 0 - v; break;
+                    }
+                }
+                set(i.rd, v & mask, i.wide);
+                m_core.retire(insn_class::alu);
+                break;
+            }
+            // ISB: a context synchronization, the pipeline refilled; no
+            // memory ordering (the barrier's cost, without its wait).
+            case op::isb: m_core.work(m_core.params().barrier_latency); break;
+            case op::mrs: {
+                const clock_domain* counter = m_core.system_counter();
+                if (!counter) fault(i, "no generic timer on this core");
+                // CNTVCT = CNTPCT here (no virtual offset); read at the core's own time.
+                set(i.rd, i.sr == sysreg::cntfrq ? counter->freq().hz : counter->cycle_at(m_core.local_time()), true);
+                m_core.retire(insn_class::alu);
+                break;
+            }
             case op::add: set(i.rd, (reg(i.rn) + operand2(i)) & mask, i.wide), m_core.retire(insn_class::alu); break;
             case op::sub: set(i.rd, (reg(i.rn) - operand2(i)) & mask, i.wide), m_core.retire(insn_class::alu); break;
             case op::and_: set(i.rd, reg(i.rn) & operand2(i) & mask, i.wide), m_core.retire(insn_class::alu); break;
@@ -194,6 +229,9 @@ void interpreter::run_program() {
                 }
                 break;
             case op::ldar: set(i.rd, m_core.load(address(i), i.size), i.wide); break;
+            // RCpc: may pass an earlier STLR to another address, which the
+            // model does not exploit (it orders LDAPR as LDAR: conservative).
+            case op::ldapr: set(i.rd, m_core.load(address(i), i.size), i.wide); break;
             case op::str: case op::stlr:
                 m_core.store(address(i), reg(i.rd), i.size, i.o == op::stlr);
                 m_core.retire(insn_class::store);
@@ -204,6 +242,12 @@ void interpreter::run_program() {
             case op::ldadd: set(i.rd, m_core.atomic(atomic_op::add, address(i), reg(i.rs), i.size), i.wide); break;
             case op::swp: set(i.rd, m_core.atomic(atomic_op::swp, address(i), reg(i.rs), i.size), i.wide); break;
             case op::ldset: set(i.rd, m_core.atomic(atomic_op::set, address(i), reg(i.rs), i.size), i.wide); break;
+            case op::ldclr: set(i.rd, m_core.atomic(atomic_op::clr, address(i), reg(i.rs), i.size), i.wide); break;
+            case op::ldeor: set(i.rd, m_core.atomic(atomic_op::eor, address(i), reg(i.rs), i.size), i.wide); break;
+            case op::ldsmax: set(i.rd, m_core.atomic(atomic_op::smax, address(i), reg(i.rs), i.size), i.wide); break;
+            case op::ldsmin: set(i.rd, m_core.atomic(atomic_op::smin, address(i), reg(i.rs), i.size), i.wide); break;
+            case op::ldumax: set(i.rd, m_core.atomic(atomic_op::umax, address(i), reg(i.rs), i.size), i.wide); break;
+            case op::ldumin: set(i.rd, m_core.atomic(atomic_op::umin, address(i), reg(i.rs), i.size), i.wide); break;
             case op::prfm:
                 if (i.rd == 1) m_core.prefetch_store(address(i));
                 else m_core.retire(insn_class::hint);

@@ -43,6 +43,8 @@ private:
     [[noreturn]] void fault(const asmx::insn& i, const std::string& what) const;
     // An LSE instruction on a core without LSE (the architecture's undefined instruction).
     [[noreturn]] void lse_fault(const asmx::insn& i) const;
+    // An instruction of a feature the core lacks.
+    [[noreturn]] void feature_fault(const asmx::insn& i, const std::string& feature) const;
 
     core& m_core;
     const asmx::program& m_prog;
@@ -58,7 +60,8 @@ private:
     pending m_pending[32];
     bool m_n = false, m_z = false, m_c = false, m_v = false;
     std::uint64_t m_retired = 0;
-    bool m_lse;  // the core has LSE atomics (Armv8.1+)
+    bool m_lse;   // the core has LSE atomics (Armv8.1+)
+    bool m_rcpc;  // the core has LDAPR (FEAT_LRCPC)
     duration m_time_at_check;  // the core's time when m_retired last crossed a multiple of 2^20
 };
 

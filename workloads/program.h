@@ -43,10 +43,21 @@ namespace cohsim::asmx {
 
 enum class op : std::uint8_t {
     nop, yield, wfe, sev, sevl, clrex, barrier, work, mark, region, endregion, halt,
-    mov, add, sub, and_, orr, eor, lsl, lsr, ror, cmp, adr,
+    mov, add, sub, and_, orr, eor, lsl, lsr, ror, cmp, adr, mvn, csel, isb, mrs,
     b, bcond, cbz, cbnz, tbz, tbnz, bl, ret,
-    ldr, str, ldar, stlr, ldxr, stxr, cas, ldadd, swp, ldset, prfm
+    ldr, str, ldar, ldapr, stlr, ldxr, stxr, cas, ldadd, swp, ldset, ldclr, ldeor, ldsmax, ldsmin, ldumax, ldumin, prfm
 };
+
+// The LSE read-modify-writes (FEAT_LSE, Armv8.1), and LDAPR (FEAT_LRCPC).
+inline bool is_lse(op o) {
+    return o == op::cas || o == op::ldadd || o == op::swp || o == op::ldset || o == op::ldclr || o == op::ldeor ||
+           o == op::ldsmax || o == op::ldsmin || o == op::ldumax || o == op::ldumin;
+}
+
+// csel's family: rd = cond ? rn : f(rm), f by kind (CSINC: rm + 1, CSINV: ~rm, CSNEG: -rm).
+enum class csel_kind : std::uint8_t { sel, inc, inv, neg };
+// The system registers MRS reads: the generic timer's counter and frequency.
+enum class sysreg : std::uint8_t { cntvct, cntpct, cntfrq };
 
 enum class cond : std::uint8_t { eq, ne, hs, lo, mi, pl, vs, vc, hi, ls, ge, lt, gt, le, al };
 enum class shift : std::uint8_t { none, lsl, lsr, ror };
@@ -68,6 +79,8 @@ struct insn {
     cond c = cond::al;
     std::size_t target = 0;  // branch target (instruction index)
     mark_kind mark = mark_kind::lock_begin;
+    csel_kind ck = csel_kind::sel;
+    sysreg sr = sysreg::cntvct;
     std::string name;        // region name
     cfg::source_loc loc;
     std::string text;        // the source statement, for messages and traces

@@ -7,7 +7,9 @@
 
 namespace cohsim {
 
-enum class atomic_op { add, swp, set, cas };
+// The LSE read-modify-writes (Armv8.1): LDADD, SWP, LDSET, CAS, LDCLR, LDEOR,
+// LDSMAX, LDSMIN, LDUMAX, LDUMIN (and their ST aliases).
+enum class atomic_op { add, swp, set, cas, clr, eor, smax, smin, umax, umin };
 
 struct mem_request {
     enum kind_t { load, store, load_exclusive, store_exclusive, atomic, prefetch_unique } kind = load;

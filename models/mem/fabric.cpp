@@ -57,6 +57,12 @@ std::string op_name(const mem_request& r) {
                 case atomic_op::add: return "LDADD";
                 case atomic_op::swp: return "SWP";
                 case atomic_op::set: return "LDSET";
+                case atomic_op::clr: return "LDCLR";
+                case atomic_op::eor: return "LDEOR";
+                case atomic_op::smax: return "LDSMAX";
+                case atomic_op::smin: return "LDSMIN";
+                case atomic_op::umax: return "LDUMAX";
+                case atomic_op::umin: return "LDUMIN";
             }
     }
     return "?";

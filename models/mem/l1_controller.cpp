@@ -13,6 +13,13 @@ using namespace protocol;
 
 namespace {
 constexpr auto cores_group = timeline_observer::group::cores;
+// `v` as an access of `size` bytes sees it: unsigned, and sign-extended.
+std::uint64_t sized(std::uint64_t v, unsigned size) { return size >= 8 ? v : v & ((std::uint64_t{1} << (8 * size)) - 1); }
+std::int64_t signed_of(std::uint64_t v, unsigned size) {
+    if (size >= 8) return static_cast<std::int64_t>(v);
+    const unsigned shift = 64 - 8 * size;
+    return static_cast<std::int64_t>(v << shift) >> shift;
+}
 }
 
 void l1_controller::l1_error(std::uint64_t line, cstate st, cevent ev) const {
@@ -244,6 +251,12 @@ mem_response l1_controller::perform(const op& o, duration done_at) {
                 case atomic_op::add: v = old + r.value; break;
                 case atomic_op::swp: v = r.value; break;
                 case atomic_op::set: v = old | r.value; break;
+                case atomic_op::clr: v = old & ~r.value; break;
+                case atomic_op::eor: v = old ^ r.value; break;
+                case atomic_op::umax: v = std::max(old, sized(r.value, r.size)); break;
+                case atomic_op::umin: v = std::min(old, sized(r.value, r.size)); break;
+                case atomic_op::smax: v = signed_of(old, r.size) >= signed_of(r.value, r.size) ? old : r.value; break;
+                case atomic_op::smin: v = signed_of(old, r.size) <= signed_of(r.value, r.size) ? old : r.value; break;
                 case atomic_op::cas:
                     wr = old == r.compare, v = r.value;
                     ++(wr ? c.cas_success : c.cas_fail);

@@ -1438,9 +1438,9 @@ TEST_F(Cli, AFunctionMissingItsRetStopsTheRunAtItsLastInstruction) {
     EXPECT_TRUE(fs::exists(m_dir / "t.json"));
     EXPECT_NE(r.out.find("explain 0x"), std::string::npos) << r.out;
     // An unknown mnemonic names the instructions there are, not a source file.
-    write("bad.s", ".text\nmain:\n    ldclr x1, x2, [x0]\n    halt\n");
+    write("bad.s", ".text\nmain:\n    ldxp x1, x2, [x0]\n    halt\n");
     write("bad.yaml", std::string(good) + "workload: {program: bad.s, threads: [{core: little.0}]}\n");
-    expect_bad({"run", "bad.yaml"}, "bad.s:3:5: ldclr x1, x2, [x0]: unknown instruction 'ldclr' (expected one of cohsim's "
+    expect_bad({"run", "bad.yaml"}, "bad.s:3:5: ldxp x1, x2, [x0]: unknown instruction 'ldxp' (expected one of cohsim's "
                                     "instructions (README, Workloads): ldr/str (b, h)");
 }
 

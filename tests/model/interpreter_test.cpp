@@ -245,3 +245,87 @@ TEST(Interpreter, InstructionCostsComeFromTheClusterTiming) {
     const clock_domain L("little", frequency{832'000'000});
     EXPECT_EQ(after.fs, L.edge_after(before, cycles{3 * 3 + 2}).fs);  // three ALU ops, one branch
 }
+
+TEST(Interpreter, TheLseFamilyConditionalSelectsAndTheCounter) {
+    // Each expected value is worked by hand from the Arm ARM's definitions.
+    system_model sys(test_platform(lse_cores()));  // A55 + A75: LSE and RCpc
+    const auto r = run_program(R"(
+    .data
+    .align 64
+    v: .quad 0xf0
+    s: .quad -5
+    b: .byte 0x80           // -128 as a signed byte
+    .text
+        adr x0, v
+        mov x1, #0x30
+        ldclr x1, x2, [x0]      // x2 = 0xf0; v = 0xf0 & ~0x30 = 0xc0
+        mov x1, #0xff
+        ldeoral x1, x3, [x0]    // x3 = 0xc0; v = 0xc0 ^ 0xff = 0x3f
+        mov x1, #0x40
+        ldumax x1, x4, [x0]     // x4 = 0x3f; v = max(0x3f, 0x40) = 0x40
+        mov x1, #0x10
+        ldumina x1, x5, [x0]    // x5 = 0x40; v = 0x10
+        adr x6, s
+        mov x1, #3
+        ldsmax x1, x7, [x6]     // x7 = -5; s = max(-5, 3) = 3
+        mov x1, #-7
+        ldsminl x1, x8, [x6]    // x8 = 3; s = -7
+        adr x9, b
+        mov w1, #1
+        ldsmaxb w1, w10, [x9]   // w10 = 0x80 (zero-extended byte); b = max(-128, 1) = 1
+        mov w1, #0xff
+        stumaxb w1, [x9]        // b = max(1, 0xff) = 0xff, unsigned
+        ldarb w11, [x9]
+        ldr x12, [x0]
+        ldar x13, [x6]
+        cmp x12, #0x10
+        cset x14, eq            // 1
+        csel x15, x2, x3, ne    // ne fails: x3 = 0xc0
+        csinc x16, x2, x3, ne   // x3 + 1 = 0xc1
+        csinv x17, x2, x3, eq   // eq holds: x2 = 0xf0
+        csneg x18, x2, x3, ne   // -0xc0
+        mvn x19, x2             // ~0xf0
+        neg x20, x2             // -0xf0
+        cinc x21, x2, eq        // eq holds: 0xf1
+        csetm w22, eq           // 0xffffffff
+        cneg x23, x2, ne        // ne fails: 0xf0
+        mrs x24, cntfrq_el0     // the platform's 1.92 MHz
+        isb
+        ldapr x25, [x0]         // 0x10
+        work 41600              // 50 us at 832 MHz
+        mrs x26, cntvct_el0     // 50 us of 1.92 MHz ticks (96), and a few ns more
+        halt
+    )", sys);
+    EXPECT_EQ(r.x[2], 0xf0u);
+    EXPECT_EQ(r.x[3], 0xc0u);
+    EXPECT_EQ(r.x[4], 0x3fu);
+    EXPECT_EQ(r.x[5], 0x40u);
+    EXPECT_EQ(r.x[7], static_cast<std::uint64_t>(-5));
+    EXPECT_EQ(r.x[8], 3u);
+    EXPECT_EQ(r.x[10], 0x80u);
+    EXPECT_EQ(r.x[11], 0xffu);
+    EXPECT_EQ(r.x[12], 0x10u);
+    EXPECT_EQ(r.x[13], static_cast<std::uint64_t>(-7));
+    EXPECT_EQ(r.x[14], 1u);
+    EXPECT_EQ(r.x[15], 0xc0u);
+    EXPECT_EQ(r.x[16], 0xc1u);
+    EXPECT_EQ(r.x[17], 0xf0u);
+    EXPECT_EQ(r.x[18], static_cast<std::uint64_t>(-0xc0));
+    EXPECT_EQ(r.x[19], ~std::uint64_t{0xf0});
+    EXPECT_EQ(r.x[20], static_cast<std::uint64_t>(-0xf0));
+    EXPECT_EQ(r.x[21], 0xf1u);
+    EXPECT_EQ(r.x[22], 0xffffffffu);
+    EXPECT_EQ(r.x[23], 0xf0u);
+    EXPECT_EQ(r.x[24], 1920000u);
+    EXPECT_EQ(r.x[25], 0x10u);
+    EXPECT_EQ(r.x[26], 96u);
+}
+
+TEST(Interpreter, LdaprOnACoreWithoutRcpcStopsTheRun) {
+    system_model sys(test_platform());  // little: Cortex-A53, Armv8.0
+    const auto r = run_program(".data\nv: .quad 1\n.text\n adr x0, v\n ldapr x1, [x0]\n halt\n", sys);
+    (void)r;
+    const std::string what = sys.program_fault();
+    EXPECT_NE(what.find("ldapr x1, [x0]: LDAPR (FEAT_LRCPC"), std::string::npos) << what;
+    EXPECT_NE(what.find("on a cortex-a53 (Armv8.0, without it)"), std::string::npos) << what;
+}

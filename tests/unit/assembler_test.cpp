@@ -277,3 +277,69 @@ TEST(Assembler, WorkRange) {
     EXPECT_EQ(p.code[0].imm_hi, 20u);
     EXPECT_EQ(p.code[1].imm_hi, 0u);
 }
+
+TEST(Assembler, TheLseFamilySelectsAndSystemRegisters) {
+    const auto p = as(R"(
+        .data
+        v: .quad 0
+        .text
+        adr x0, v
+        ldclral x1, x2, [x0]
+        ldeorh w1, w2, [x0]
+        ldsmaxa x1, x2, [x0]
+        lduminlb w1, w2, [x0]
+        stsmin x1, [x0]
+        steorl w1, [x0]
+        ldapr x3, [x0]
+        csel x4, x5, x6, hs
+        cset w7, eq
+        cneg x8, x9, lt
+        mvn w10, w11
+        neg x12, x13, lsl #2
+        isb
+        mrs x14, CNTVCT_EL0
+        halt
+    )");
+    ASSERT_EQ(p.code.size(), 16u);
+    EXPECT_EQ(p.code[1].o, op::ldclr);
+    EXPECT_TRUE(p.code[1].acquire && p.code[1].release);
+    EXPECT_EQ(p.code[2].o, op::ldeor);
+    EXPECT_EQ(p.code[2].size, 2u);
+    EXPECT_EQ(p.code[3].o, op::ldsmax);
+    EXPECT_TRUE(p.code[3].acquire && !p.code[3].release);
+    EXPECT_EQ(p.code[4].o, op::ldumin);
+    EXPECT_EQ(p.code[4].size, 1u);
+    EXPECT_TRUE(!p.code[4].acquire && p.code[4].release);
+    EXPECT_EQ(p.code[5].o, op::ldsmin);  // STSMIN: LDSMIN into the zero register
+    EXPECT_EQ(p.code[5].rd, zr);
+    EXPECT_EQ(p.code[6].o, op::ldeor);
+    EXPECT_TRUE(p.code[6].release);
+    EXPECT_EQ(p.code[7].o, op::ldapr);
+    EXPECT_EQ(p.code[8].o, op::csel);
+    EXPECT_EQ(p.code[8].c, cond::hs);
+    // CSET w7, eq is CSINC w7, wzr, wzr, ne
+    EXPECT_EQ(p.code[9].ck, csel_kind::inc);
+    EXPECT_EQ(p.code[9].c, cond::ne);
+    EXPECT_EQ(p.code[9].rn, zr);
+    EXPECT_FALSE(p.code[9].wide);
+    // CNEG x8, x9, lt is CSNEG x8, x9, x9, ge
+    EXPECT_EQ(p.code[10].ck, csel_kind::neg);
+    EXPECT_EQ(p.code[10].c, cond::ge);
+    EXPECT_EQ(p.code[10].rm, 9);
+    EXPECT_EQ(p.code[11].o, op::mvn);
+    EXPECT_EQ(p.code[12].o, op::sub);  // NEG: SUB from the zero register
+    EXPECT_EQ(p.code[12].rn, zr);
+    EXPECT_EQ(p.code[12].sh, shift::lsl);
+    EXPECT_EQ(p.code[13].o, op::isb);
+    EXPECT_EQ(p.code[14].o, op::mrs);
+    EXPECT_EQ(p.code[14].sr, sysreg::cntvct);
+}
+
+TEST(AssemblerErrors, SelectsAndSystemRegisters) {
+    expect_has(error_of(".text\n mrs x1, midr_el1\n"), "t.s:2:10: mrs x1, midr_el1: 'midr_el1' is not a system register cohsim models");
+    expect_has(error_of(".text\n mrs w1, cntvct_el0\n"), "a system register needs an x register");
+    expect_has(error_of(".text\n csel x1, x2, x3, al\n"), "'al' is not a condition");
+    expect_has(error_of(".text\n csel x1, w2, x3, eq\n"), "mixes w and x registers");
+    expect_has(error_of(".text\n isb ld\n"), "'ld' is not an ISB option");
+    expect_has(error_of(".text\n ldumaxx x1, x2, [x0]\n"), "unknown instruction 'ldumaxx'");
+}
