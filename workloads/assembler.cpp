@@ -343,6 +343,7 @@ public:
     program run(const std::vector<line>& lines, const std::string& name) {
         std::vector<stmt> stmts;
         for (const line& l : lines) stmts.push_back(split(l));
+        stmts = conditional(stmts);
         pass1(stmts);
         for (const auto& [k, v] : m_overrides)
             if (!m_prog.constants.count(k))
@@ -363,6 +364,52 @@ private:
     source_loc col(const stmt& st, int c) const { return {st.loc.file, st.loc.line, c}; }
 
     // Pass 1: labels, constants, data layout; count instructions.
+    // Conditional assembly: the statements of the branches whose `.if EXPR`
+    // holds (EXPR a number or an .equ name, the scenario's override applied;
+    // nonzero holds), as GNU as does. A program keeps two builds in one file
+    // this way (e.g. `.if LSE`), with no run-time cost in either.
+    std::vector<stmt> conditional(const std::vector<stmt>& stmts) {
+        struct level {
+            bool parent, taken, in_else;
+            const stmt* at;
+        };
+        std::vector<level> open;
+        std::vector<stmt> out;
+        bool on = true;
+        for (const stmt& st : stmts) {
+            const std::string& m = st.mnemonic;
+            if (m == ".if") {
+                if (st.ops.size() != 1) fail(st.mnemonic_loc, st, ".if takes one value", ".if NAME or .if 1");
+                const bool holds = on && value(st, st.ops[0], false) != 0;
+                open.push_back({on, holds, false, &st});
+                on = holds;
+                continue;
+            }
+            if (m == ".else" || m == ".endif") {
+                if (open.empty()) fail(st.mnemonic_loc, st, m + " without .if", ".if NAME ... " + m);
+                if (m == ".else") {
+                    if (open.back().in_else) fail(st.mnemonic_loc, st, "a second .else", "one .else per .if");
+                    open.back().in_else = true;
+                    on = open.back().parent && !open.back().taken;
+                } else {
+                    on = open.back().parent;
+                    open.pop_back();
+                }
+                continue;
+            }
+            if (!on) continue;
+            // An .equ before a later .if: its value (the override if any) is known now.
+            if (m == ".equ" && st.ops.size() == 2 && is_ident(st.ops[0].text)) {
+                const auto o = m_overrides.find(st.ops[0].text);
+                m_prog.constants[st.ops[0].text] = o != m_overrides.end() ? o->second : value(st, st.ops[1], false);
+            }
+            out.push_back(st);
+        }
+        if (!open.empty()) fail(open.back().at->mnemonic_loc, *open.back().at, ".if without .endif", ".endif after the block");
+        m_prog.constants.clear();  // pass1 defines them again, in order
+        return out;
+    }
+
     void pass1(const std::vector<stmt>& stmts) {
         bool in_data = false, priv = false;
         std::size_t n = 0;
@@ -389,7 +436,7 @@ private:
                 data(st, priv ? m_prog.private_init : m_prog.shared_init);
             } else if (m[0] == '.') {
                 fail(st.mnemonic_loc, st, "unknown directive '" + m + "'",
-                     ".equ .include .macro .data .text .shared .private .align .byte .hword .word .quad .space");
+                     ".equ .if .else .endif .include .macro .data .text .shared .private .align .byte .hword .word .quad .space");
             } else {
                 if (in_data) fail(st.mnemonic_loc, st, "an instruction in .data", ".text before instructions");
                 ++n;

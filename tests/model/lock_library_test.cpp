@@ -86,6 +86,9 @@ INSTANTIATE_TEST_SUITE_P(
         lock_case{"Qspinlock4", "qspinlock", 2, 2, 200, {}},
         lock_case{"Qspinlock8", "qspinlock", 4, 4, 100, {}},
         lock_case{"Qspinlock28", "qspinlock", 14, 14, 30, {}},
+        // On cores with LSE the LSE build (CASA, LDSETA, STCLR, SWPH, CAS).
+        lock_case{"QspinlockLse4", "qspinlock", 2, 2, 200, lse_cores()},
+        lock_case{"QspinlockLse28", "qspinlock", 14, 14, 30, lse_cores()},
         lock_case{"TicketLlsc4StoreBuffer", "ticket_llsc", 2, 2, 300, buffered},
         lock_case{"TicketLse4StoreBuffer", "ticket_lse", 2, 2, 300, buffered},
         lock_case{"Tas4StoreBuffer", "tas", 2, 2, 200, buffered},

@@ -343,3 +343,38 @@ TEST(AssemblerErrors, SelectsAndSystemRegisters) {
     expect_has(error_of(".text\n isb ld\n"), "'ld' is not an ISB option");
     expect_has(error_of(".text\n ldumaxx x1, x2, [x0]\n"), "unknown instruction 'ldumaxx'");
 }
+
+TEST(Assembler, ConditionalAssemblyKeepsTheBranchThatHolds) {
+    const std::string text = R"(
+        .equ LSE, 0
+        .equ WIDE, 1
+        .text
+    .if LSE
+        cas x1, x2, [x0]
+    .else
+    again:
+        ldxr x1, [x0]
+      .if WIDE
+        stxr w3, x2, [x0]
+      .else
+        stxr w3, w2, [x0]
+      .endif
+        cbnz w3, again
+    .endif
+        halt
+    )";
+    const auto llsc = as(text);
+    ASSERT_EQ(llsc.code.size(), 4u);
+    EXPECT_EQ(llsc.code[0].o, op::ldxr);
+    EXPECT_TRUE(llsc.code[1].wide);
+    EXPECT_EQ(llsc.labels.at("again"), 0u);
+    const auto lse = as(text, {{"LSE", 1}});  // the override decides
+    ASSERT_EQ(lse.code.size(), 2u);
+    EXPECT_EQ(lse.code[0].o, op::cas);
+    EXPECT_EQ(lse.labels.count("again"), 0u);  // a label of the dropped branch is not defined
+    EXPECT_EQ(lse.constants.at("LSE"), 1);
+    expect_has(error_of(".text\n.if 1\n halt\n"), "t.s:2:1: .if 1: .if without .endif");
+    expect_has(error_of(".text\n.endif\n"), ".endif without .if");
+    expect_has(error_of(".text\n.if 0\n.else\n.else\n.endif\n"), "a second .else");
+    expect_has(error_of(".text\n.if NOPE\n.endif\n"), "NOPE");
+}

@@ -1,6 +1,9 @@
 // Queued spinlock, Linux v4.19 kernel/locking/qspinlock.c as used on arm64
-// (arm-sync.md 1.8), with one MCS node per core (no nesting) and LL/SC
-// atomics (Armv8.0).
+// (arm-sync.md 1.8), with one MCS node per core (no nesting). Two builds, as
+// the kernel's alternatives patch them in: LSE = 0, LL/SC atomics (Armv8.0);
+// LSE = 1, the LSE ones (CASA for the fast path, LDSETA for the pending
+// bit, STCLR to undo it, SWPH for the tail, CAS to claim). Each core gets the
+// build its features allow unless the scenario sets LSE.
 // Lock word (32 bits): byte 0 locked; bit 8 pending; bits 16-31 tail =
 // (core number + 1) << 2 (tail index 0). A core's node is its `.private`
 // `node`: +0 next, +8 locked. The tail is turned back into a node address
@@ -15,6 +18,7 @@
 // fetch_or and the tail exchange are LL/SC loops with no forward-progress
 // guarantee); once queued, FIFO.
 .include "loop.s"
+.equ LSE, 0
 .equ PRIVATE_BASE, 0x20000000
 .equ PRIVATE_STRIDE, 0x10000
 
@@ -30,6 +34,13 @@ node: .quad 0           // next
 .text
 // x0 = &lock. Uses x1-x9.
 spin_lock:
+.if LSE
+    mov w1, #0
+    mov w2, #1
+    casa w1, w2, [x0]       // cmpxchg_acquire(lock, 0, LOCKED)
+    cbnz w1, slow
+    ret
+.else
     prfm pstl1strm, [x0]
 fast:
     ldaxr w1, [x0]          // cmpxchg_acquire(lock, 0, LOCKED)
@@ -38,6 +49,7 @@ fast:
     stxr w3, w2, [x0]
     cbnz w3, fast
     ret
+.endif
 slow:
     cmp w1, #0x100          // only PENDING: a hand-over is in progress,
     b.ne check              // read once more (_Q_PENDING_LOOPS = 1)
@@ -46,18 +58,28 @@ check:
     lsr w2, w1, #8          // anything besides the locked byte? queue
     cbnz w2, queue
 set_pending:
+.if LSE
+    mov w2, #0x100
+    ldseta w2, w1, [x0]     // fetch_or_acquire(lock, PENDING)
+.else
     ldaxr w1, [x0]          // fetch_or_acquire(lock, PENDING)
     orr w2, w1, #0x100
     stxr w3, w2, [x0]
     cbnz w3, set_pending
+.endif
     lsr w2, w1, #8
     cbz w2, pending_won
     tbnz w1, #8, queue      // someone else had set pending: just queue
 undo_pending:
+.if LSE
+    mov w2, #0x100
+    stclr w2, [x0]          // we set it, but a queue appeared: clear it again
+.else
     ldxr w1, [x0]           // we set it, but a queue appeared: clear it again
     and w2, w1, #0xfffffeff
     stxr w3, w2, [x0]
     cbnz w3, undo_pending
+.endif
     b queue
 pending_won:
     and w2, w1, #0xff
@@ -83,9 +105,13 @@ queue:
     lsl w6, w6, #2
     add x7, x0, #2
 xchg_tail:
+.if LSE
+    swph w6, w1, [x7]       // xchg_relaxed(tail): w1 the old tail
+.else
     ldaxrh w1, [x7]         // old tail
     stxrh w3, w6, [x7]
     cbnz w3, xchg_tail
+.endif
     cbz w1, head            // no predecessor
     lsr w1, w1, #2          // predecessor's node
     sub w1, w1, #1
@@ -117,6 +143,14 @@ wait_head:                  // until LOCKED and PENDING are both clear
     cmp w1, w4
     b.ne set_locked         // someone queued behind us
 claim:
+.if LSE
+    mov w2, w1
+    mov w3, #1
+    cas w2, w3, [x0]        // cmpxchg(lock, val, LOCKED): we are last
+    cmp w2, w1
+    b.ne set_locked
+    ret
+.else
     ldaxr w2, [x0]          // cmpxchg(lock, val, LOCKED): we are last
     cmp w2, w1
     b.ne set_locked
@@ -124,6 +158,7 @@ claim:
     stxr w9, w3, [x0]
     cbnz w9, claim
     ret
+.endif
 set_locked:
     mov w2, #1
     strb w2, [x0]
