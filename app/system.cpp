@@ -90,7 +90,10 @@ core* system_model::find_core(const std::string& id) {
 
 std::string system_model::program_fault() const {
     for (const auto& c : m_cores)
-        if (!c->fault().empty()) return "the program stopped the run: " + c->fault();
+        if (!c->fault().empty())
+            return c->fault_is_model() ? "the simulator failed on core " + c->id() +
+                                             " (a bug in cohsim, not in the program; please report it with the config): " + c->fault()
+                                       : "the program stopped the run: " + c->fault();
     return {};
 }
 

@@ -171,8 +171,14 @@ void core::run() {
     // A program that goes wrong (runs off its end, jumps nowhere, a fault the
     // interpreter finds) stops the run where it happened: the fault is kept
     // for the caller, the kernel pauses at once, and the core idles.
+    // A logic_error is the model's own (a protocol table with no entry, a
+    // wiring mistake), not the program's: it says so.
     try {
         if (m_program) m_program(*this);
+    } catch (const std::logic_error& e) {
+        m_fault = e.what();
+        m_fault_is_model = true;
+        kernel::pause();
     } catch (const std::exception& e) {
         m_fault = e.what();
         kernel::pause();

@@ -163,6 +163,8 @@ public:
     void set_program(program p) { m_program = std::move(p); }
     // Why the program stopped the run (empty: it did not).
     const std::string& fault() const { return m_fault; }
+    // Whether the fault is the simulator's own (a logic_error), not the program's.
+    bool fault_is_model() const { return m_fault_is_model; }
     void set_tick_phase(duration first_tick);
     // Seeds the random-interrupt stream and draws the first arrival.
     void seed_interrupts(std::uint64_t seed);
@@ -242,6 +244,7 @@ private:
 
     program m_program;
     std::string m_fault;
+    bool m_fault_is_model = false;
     const clock_domain* m_counter = nullptr;
     memory_system* m_mem = nullptr;
     unsigned m_agent = 0;

@@ -187,3 +187,14 @@ TEST(CoreFeatures, TheLseBuildIsChosenByTheCoreUnlessTheScenarioChooses) {
     }
     std::filesystem::remove(path);
 }
+
+TEST(CoreFeatures, ASimulatorErrorIsNotBlamedOnTheProgram) {
+    // A logic_error raised on a core's stack (what a protocol table with no
+    // entry throws) is reported as cohsim's bug, not the program's.
+    system_model sys(test_platform());
+    sys.find_core("little.0")->set_program([](core&) { throw std::logic_error("coherence protocol error at 1 ns: x"); });
+    run_for_fs(10'000'000'000ULL);
+    const std::string what = sys.program_fault();
+    EXPECT_EQ(what.rfind("the simulator failed on core little.0 (a bug in cohsim, not in the program", 0), 0u) << what;
+    EXPECT_EQ(what.find("the program stopped the run"), std::string::npos) << what;
+}
