@@ -13,17 +13,11 @@ interpreter::interpreter(core& c, const program& p, std::uint64_t shared_base, s
     : m_core(c), m_prog(p), m_shared(shared_base), m_private(private_base), m_metrics(metrics), m_mutex(mutex),
       m_profile(profile), m_lse(has_lse(c.type())), m_rcpc(has_rcpc(c.type())) {}
 
-void interpreter::feature_fault(const insn& i, const std::string& feature) const {
+void interpreter::feature_fault(const insn& i, const std::string& feature, const std::string& lacks,
+                                const std::string& advice) const {
     const core_preset& p = preset_of(m_core.type());
-    fault(i, feature + " on a " + p.name + " (Armv" + std::to_string(p.arch / 10) + "." + std::to_string(p.arch % 10) +
-                 ", without it): the core would take an undefined-instruction exception");
-}
-
-void interpreter::lse_fault(const insn& i) const {
-    const core_preset& p = preset_of(m_core.type());
-    fault(i, std::string("an LSE atomic (FEAT_LSE, Armv8.1) on a ") + p.name + " (Armv" + std::to_string(p.arch / 10) + "." +
-                 std::to_string(p.arch % 10) + ", no LSE): the core would take an undefined-instruction exception (expected "
-                 "the LDXR/STXR build on this core, as Linux's alternatives choose: a program's `.equ LSE` is set per core)");
+    fault(i, feature + " on a " + p.name + " (Armv" + std::to_string(p.arch / 10) + "." + std::to_string(p.arch % 10) + ", " +
+                 lacks + "): the core would take an undefined-instruction exception" + advice);
 }
 
 void interpreter::set(int n, std::uint64_t v, bool wide) {
@@ -126,9 +120,12 @@ void interpreter::run_program() {
         // still in flight (to read it, or to overwrite it) waits for the data.
         use(i.rd), use(i.rn), use(i.rm), use(i.rs);
         if (i.o == op::bl || i.o == op::ret) use(30);
-        if (!m_lse && is_lse(i.o)) lse_fault(i);
+        if (!m_lse && is_lse(i.o))
+            feature_fault(i, "an LSE atomic (FEAT_LSE, Armv8.1)", "no LSE",
+                          " (expected the LDXR/STXR build on this core, as Linux's alternatives choose: a program's `.equ LSE` "
+                          "is set per core)");
         if (i.o == op::ldapr && !m_rcpc)
-            feature_fault(i, "LDAPR (FEAT_LRCPC, Armv8.3; an Armv8.2 extension on the A55/A75 generation)");
+            feature_fault(i, "LDAPR (FEAT_LRCPC, Armv8.3; an Armv8.2 extension on the A55/A75 generation)", "without it");
         std::size_t next = pc + 1;
         const unsigned bits = i.wide ? 64 : 32;
         const std::uint64_t mask = i.wide ? ~0ULL : 0xffffffffULL;

@@ -41,10 +41,10 @@ private:
     bool holds(asmx::cond c) const;
     std::uint64_t address(const asmx::insn& i) const { return reg(i.rn) + i.imm; }
     [[noreturn]] void fault(const asmx::insn& i, const std::string& what) const;
-    // An LSE instruction on a core without LSE (the architecture's undefined instruction).
-    [[noreturn]] void lse_fault(const asmx::insn& i) const;
-    // An instruction of a feature the core lacks.
-    [[noreturn]] void feature_fault(const asmx::insn& i, const std::string& feature) const;
+    // An instruction of a feature the core lacks (the architecture's undefined
+    // instruction): `lacks` says so after the core's architecture, `advice` follows.
+    [[noreturn]] void feature_fault(const asmx::insn& i, const std::string& feature, const std::string& lacks,
+                                    const std::string& advice = "") const;
 
     core& m_core;
     const asmx::program& m_prog;
