@@ -201,13 +201,7 @@ std::uint64_t parse_address(const std::string& text, const std::string& option) 
 // The program's shared data symbols, as "lock 0x10000040, nodes 0x10000080".
 std::string shared_symbols(const system_model& sys) {
     std::string out;
-    std::vector<std::string> seen;
-    for (const auto& th : sys.threads())
-        for (const auto& sym : th->program().symbols)
-            if (!sym.priv && std::find(seen.begin(), seen.end(), sym.name) == seen.end()) {
-                seen.push_back(sym.name);
-                out += (out.empty() ? "" : ", ") + sym.name + " " + hex(shared_base + sym.offset);
-            }
+    for (const auto& [name, addr] : shared_data(sys)) out += (out.empty() ? "" : ", ") + name + " " + hex(addr);
     return out;
 }
 
@@ -220,9 +214,8 @@ std::uint64_t explain_target(const system_model& sys, const std::string& text) {
     const auto plus = text.find('+');
     const std::string name = text.substr(0, plus);
     const std::uint64_t off = plus == std::string::npos ? 0 : parse_address(text.substr(plus + 1), "--explain");
-    for (const auto& th : sys.threads())
-        for (const auto& sym : th->program().symbols)
-            if (!sym.priv && sym.name == name) return (shared_base + sym.offset + off) & ~std::uint64_t{63};
+    for (const auto& [n, addr] : shared_data(sys))
+        if (n == name) return (addr + off) & ~std::uint64_t{63};
     const std::string known = shared_symbols(sys);
     throw usage_error("--explain " + text + ": '" + name + "' is neither an address nor a shared data symbol of the program" +
                       (known.empty() ? std::string(" (it has none; give an address, e.g. 0x10000040)")
@@ -255,9 +248,8 @@ std::unique_ptr<trace_recorder> make_trace(const system_model& sys, const platfo
         std::stringstream ss(lines);
         for (std::string a; std::getline(ss, a, ',');) t->trace_line(parse_address(a, "--trace-lines") & ~std::uint64_t{63});
     } else {
-        for (const auto& th : sys.threads())
-            for (const auto& sym : th->program().symbols)
-                if (!sym.priv && t->lines().size() < 8) t->trace_line((shared_base + sym.offset) & ~std::uint64_t{63});
+        for (const auto& [name, addr] : shared_data(sys))
+            if (t->lines().size() < 8) t->trace_line(addr & ~std::uint64_t{63});
     }
     return t;
 }

@@ -197,6 +197,9 @@ std::vector<std::pair<std::string, std::string>> apply_ranges(cfg::node& root, c
             if (!ranged)
                 throw cfg::config_error(v.loc, where, "'" + v.text + "' is not a calibrated range", "NOMINAL ~ LO..HI, e.g. 26cycles ~ 22cycles..30cycles");
             cfg::node* target = cfg::find_path(root, path);
+            // A map the scenario cleared (`params: {}`) drops its calibrated values with it.
+            const cfg::node* parent = path.find('.') == std::string::npos ? nullptr : cfg::find_path(root, path.substr(0, path.rfind('.')));
+            if (!target && parent && parent->k == cfg::node::kind::map && parent->entries.empty()) continue;
             if (!target || target->k != cfg::node::kind::scalar)
                 throw cfg::config_error(v.loc, where, "'" + path + "' is not a value of this config",
                                         "the path of a value written NOMINAL ~ LO..HI in this file");

@@ -154,13 +154,10 @@ std::string symbol_of(const system_model& sys, std::uint64_t line) {
     };
     for (const auto& t : sys.threads()) {
         const core* c = sys.find_core(t->core_id());
-        for (const auto& sym : t->program().symbols) {
-            if (sym.priv)
-                consider(sym.name + "@" + t->core_id(), private_base + c->agent() * private_stride + sym.offset);
-            else
-                consider(sym.name, shared_base + sym.offset);
-        }
+        for (const auto& sym : t->program().symbols)
+            if (sym.priv) consider(sym.name + "@" + t->core_id(), private_base + c->agent() * private_stride + sym.offset);
     }
+    for (const auto& [name, addr] : shared_data(sys)) consider(name, addr);
     return best;
 }
 

@@ -103,4 +103,18 @@ const core* system_model::find_core(const std::string& id) const {
     return nullptr;
 }
 
+std::vector<std::pair<std::string, std::uint64_t>> shared_data(const system_model& sys) {
+    std::vector<std::pair<std::string, std::uint64_t>> out;
+    auto add = [&](const std::string& name, std::uint64_t addr) {
+        if (std::none_of(out.begin(), out.end(), [&](const auto& s) { return s.first == name; })) out.emplace_back(name, addr);
+    };
+    for (const auto& th : sys.threads()) {
+        for (const auto& sym : th->program().symbols)
+            if (!sym.priv) add(sym.name, shared_base + sym.offset);
+        for (const auto& [name, addr] : th->program().objects)
+            if (name.rfind("__", 0) != 0) add(name, addr);  // not the toolchain's own (__aarch64_have_lse_atomics)
+    }
+    return out;
+}
+
 }  // namespace cohsim

@@ -44,4 +44,9 @@ private:
     std::unique_ptr<interrupt_alarm> m_alarm;
 };
 
+// The programs' shared data: each .shared symbol at its address (assembly
+// programs) and each data object of an ELF program, once each, in the
+// order the threads' programs name them.
+std::vector<std::pair<std::string, std::uint64_t>> shared_data(const system_model& sys);
+
 }  // namespace cohsim

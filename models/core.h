@@ -174,6 +174,9 @@ public:
     // The earliest of the next tick, random and device interrupt (max if none).
     duration next_interrupt() const { return std::min(std::min(m_next_tick, m_next_irq), m_next_device_min); }
     void connect(memory_system* mem, unsigned agent, const std::vector<core*>* all_cores);
+    // The memory system's functional contents (no timing): what a program's
+    // directives read, e.g. a region's name.
+    std::uint64_t peek(std::uint64_t addr, unsigned size) const { return m_mem->peek(addr, size); }
     // Who wakes this core from WFE at its interrupt arrivals.
     void set_alarm(interrupt_alarm* a) { m_alarm = a; }
     // The generic timer's system counter, which MRS CNTVCT_EL0 reads (set by

@@ -71,8 +71,10 @@ const char* node::kind_name() const {
 void merge(node& base, const node& over) {
     if (base.k == node::kind::map && over.k == node::kind::map) {
         for (const auto& [key, value] : over.entries) {
+            // A key set to an empty map (`params: {}`) replaces: it clears what an included file set.
+            const bool clears = value.k == node::kind::map && value.entries.empty();
             if (node* b = base.find(key))
-                merge(*b, value);
+                clears ? void(*b = value) : merge(*b, value);
             else
                 base.entries.emplace_back(key, value);
         }

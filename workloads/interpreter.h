@@ -29,6 +29,10 @@ public:
     void run();
 
     std::uint64_t reg(int n) const { return n == asmx::zr ? 0 : m_x[n]; }
+    // Machine code: the thread's stack (sp starts at `top`; below `bottom` is
+    // an overflow, which stops the run) and its first argument (x0).
+    void set_stack(std::uint64_t bottom, std::uint64_t top) { m_stack_bottom = bottom, m_x[asmx::sp] = top; }
+    void set_argument(std::uint64_t x0) { m_x[0] = x0; }
     std::uint64_t retired() const { return m_retired; }
 
 private:
@@ -39,7 +43,16 @@ private:
     void set(int n, std::uint64_t v, bool wide);
     std::uint64_t operand2(const asmx::insn& i) const;
     bool holds(asmx::cond c) const;
-    std::uint64_t address(const asmx::insn& i) const { return reg(i.rn) + i.imm; }
+    std::uint64_t address(const asmx::insn& i) const;
+    void writeback(const asmx::insn& i);  // pre- and post-index: the base register moves
+    // The instruction index of code address `to`, for BR/BLR/RET; a fault
+    // when it is not in the program.
+    std::size_t jump(const asmx::insn& i, std::uint64_t to) const;
+    // Exclusives, acquire/release and atomics at an address that is not a
+    // multiple of their size: the alignment fault a real core takes.
+    void aligned(const asmx::insn& i, std::uint64_t addr, unsigned size) const;
+    void flags_add(std::uint64_t a, std::uint64_t b, bool carry, bool wide);
+    void loads_to(int n, std::uint64_t addr, const asmx::insn& i);  // LDR's issue, not waited for
     [[noreturn]] void fault(const asmx::insn& i, const std::string& what) const;
     // An instruction of a feature the core lacks (the architecture's undefined
     // instruction): `lacks` says so after the core's architecture, `advice` follows.
@@ -52,10 +65,12 @@ private:
     lock_metrics* m_metrics;
     mutex_checker* m_mutex;
     region_profile* m_profile;
-    std::uint64_t m_x[32] = {};
+    std::uint64_t m_x[33] = {};  // x0..x30, (31: the zero register, never written), sp
+    std::uint64_t m_stack_bottom = 0;
     struct pending {
         int ticket = -1;  // the core's load ticket, -1 = the register holds its value
         bool wide = true;
+        unsigned sign_bits = 0;  // LDRS*: sign-extend from this many bits
     };
     pending m_pending[32];
     bool m_n = false, m_z = false, m_c = false, m_v = false;

@@ -45,7 +45,10 @@ enum class op : std::uint8_t {
     nop, yield, wfe, sev, sevl, clrex, barrier, work, mark, region, endregion, halt,
     mov, add, sub, and_, orr, eor, lsl, lsr, ror, cmp, adr, mvn, csel, isb, mrs,
     b, bcond, cbz, cbnz, tbz, tbnz, bl, ret,
-    ldr, str, ldar, ldapr, stlr, ldxr, stxr, cas, ldadd, swp, ldset, ldclr, ldeor, ldsmax, ldsmin, ldumax, ldumin, prfm
+    ldr, str, ldar, ldapr, stlr, ldxr, stxr, cas, ldadd, swp, ldset, ldclr, ldeor, ldsmax, ldsmin, ldumax, ldumin, prfm,
+    // Decoded from machine code (workloads/decoder.h) only, so far:
+    movk, asr, bfm, extr, mul, div, clz, cls, rbit, rev, ccmp, br, blr, ldp, stp, ldxp, stxp,
+    undef  // not an instruction cohsim runs: executing it stops the run (`name` says why)
 };
 
 // The LSE read-modify-writes (FEAT_LSE, Armv8.1), and LDAPR (FEAT_LRCPC).
@@ -60,10 +63,23 @@ enum class csel_kind : std::uint8_t { sel, inc, inv, neg };
 enum class sysreg : std::uint8_t { cntvct, cntpct, cntfrq };
 
 enum class cond : std::uint8_t { eq, ne, hs, lo, mi, pl, vs, vc, hi, ls, ge, lt, gt, le, al };
-enum class shift : std::uint8_t { none, lsl, lsr, ror };
+enum class shift : std::uint8_t { none, lsl, lsr, ror, asr };
+// A register operand's extension (ADD/SUB extended register, register-offset
+// addresses): the low byte/half/word/all of it, zero- or sign-extended, then
+// shifted left by sh_amount.
+enum class extend : std::uint8_t { none, uxtb, uxth, uxtw, uxtx, sxtb, sxth, sxtw, sxtx };
+// Addressing: [xn, #imm]; [xn, #imm]! (pre-index, xn updated first);
+// [xn], #imm (post-index, xn updated after); [xn, rm{, extend #amount}].
+enum class addr_mode : std::uint8_t { offset, pre, post, reg };
+// The bitfield moves: SBFM (sign-extends), BFM (inserts), UBFM (zero-extends).
+enum class bf_kind : std::uint8_t { sbfm, bfm, ubfm };
+// The multiplies: MADD/MSUB (ra +/- rn*rm), their widening forms from w
+// registers, and the high halves of the 128-bit product.
+enum class mul_kind : std::uint8_t { madd, msub, smaddl, smsubl, umaddl, umsubl, smulh, umulh };
 enum class mark_kind : std::uint8_t { lock_begin, lock_acquired, lock_release };
 
 constexpr int zr = 31;  // xzr/wzr
+constexpr int sp = 32;  // the stack pointer (register 31 as a base address or in ADD/SUB immediate)
 
 struct insn {
     op o = op::nop;
@@ -81,6 +97,18 @@ struct insn {
     mark_kind mark = mark_kind::lock_begin;
     csel_kind ck = csel_kind::sel;
     sysreg sr = sysreg::cntvct;
+    // Decoded forms: S (set flags: ADDS/SUBS/ANDS/BICS), N (invert operand 2:
+    // BIC/ORN/EON; for ccmp: CCMN), a second data register (pairs), a signed
+    // load or divide, the operand's extension, the addressing mode.
+    bool flags = false, invert = false, sign = false;
+    int rt2 = -1;
+    extend ext = extend::none;
+    addr_mode am = addr_mode::offset;
+    bf_kind bf = bf_kind::ubfm;
+    mul_kind mk = mul_kind::madd;
+    std::uint8_t nzcv = 0;   // ccmp: the flags when the condition fails
+    std::uint64_t mask_w = 0, mask_t = 0;  // bfm: the wmask and tmask of DecodeBitMasks; sh_amount = R, imm = S
+    std::uint64_t dest = 0;  // a decoded branch's target address (target is its index when inside the program)
     std::string name;        // region name
     cfg::source_loc loc;
     std::string text;        // the source statement, for messages and traces
@@ -100,6 +128,21 @@ struct program {
     std::map<std::string, std::int64_t> constants;        // .equ, after overrides
     std::size_t entry = 0;
     std::string file;
+    // Machine code (an ELF file, workloads/elf.h): code[k] is at code_base +
+    // 4k; BL writes that address to x30 and RET/BR/BLR jump to one. Its
+    // loadable segments are written into memory at their own addresses.
+    // Text programs have code_base 0.
+    bool machine_code = false;
+    std::uint64_t code_base = 0;
+    struct segment {
+        std::uint64_t addr;
+        std::vector<std::uint8_t> bytes;
+    };
+    std::vector<segment> image;
+    std::map<std::string, std::uint64_t> objects;  // machine code: its data symbols' addresses
+    // Machine code: true at the last instruction of each function (from its
+    // symbol's size); running on from there is running off its end.
+    std::vector<bool> function_end;
 };
 
 // Assembles `file`. `overrides` replace .equ values of the same names (a

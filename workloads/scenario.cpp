@@ -1,5 +1,7 @@
 #include "workloads/scenario.h"
 
+#include "workloads/elf.h"
+
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -16,6 +18,8 @@ const std::vector<std::pair<relax_kind, const char*>>& cfg::enum_names<relax_kin
 void thread_params::describe(cfg::struct_schema<thread_params>& s) {
     s.param("core", &thread_params::core, "the core that runs this thread, CLUSTER.INDEX (e.g. little.2)");
     s.param("program", &thread_params::program, "this thread's program, instead of workload.program")
+        .def(std::nullopt);
+    s.param("function", &thread_params::function, "an ELF program's function this thread runs, instead of workload.function")
         .def(std::nullopt);
     s.param("cpu_relax", &thread_params::cpu_relax,
             "cpu_relax() after each unlock: yield (a NOP) or wfe_backoff (sleep in WFE every THRESHOLD calls); sets RELAX")
@@ -41,10 +45,14 @@ void workload_params::describe(cfg::struct_schema<workload_params>& s) {
         for (const auto& [name, text] : asmx::library())
             if (name.rfind("locks/", 0) == 0 && name.size() > 2 && name.compare(name.size() - 2, 2, ".s") == 0)
                 locks += (locks.empty() ? "" : ", ") + name.substr(6);
-        return "the program every thread runs: a file (relative to the config file) or one of the built-in library "
-               "(workloads/locks/: " + locks + ")";
+        return "the program every thread runs: an assembly file (relative to the config file), one of the built-in library "
+               "(workloads/locks/: " + locks + "), or an AArch64 ELF executable (with workload.function)";
     }();
     s.param("program", &workload_params::program, help.c_str()).def("locks/ticket_llsc.s");
+    s.param("function", &workload_params::function,
+            "when the program is an AArch64 ELF executable (README, Real code): the function every thread runs, "
+            "void f(const struct cohsim_args *) (workloads/include/cohsim.h)")
+        .def(std::nullopt);
     s.int_map("params", &workload_params::params, ".equ overrides for every thread, e.g. {THRESHOLD: 10000}");
     s.param("trace", &workload_params::trace,
             "replay this trace file (format in README) on the cores it names, instead of threads")
@@ -56,10 +64,15 @@ void workload_params::describe(cfg::struct_schema<workload_params>& s) {
         .def(std::string());
 }
 
-workload_thread::workload_thread(core& c, asmx::program p, mutex_checker& mutex)
+workload_thread::workload_thread(core& c, asmx::program p, mutex_checker& mutex, std::uint64_t args)
     : m_core_id(c.id()), m_program(std::move(p)), m_metrics(c.id()), m_profile(c.id()) {
     m_interp = std::make_unique<interpreter>(c, m_program, shared_base, private_base + c.agent() * private_stride,
                                              &m_metrics, &mutex, &m_profile);
+    if (m_program.machine_code) {
+        const std::uint64_t bottom = stack_base + c.agent() * stack_size;
+        m_interp->set_stack(bottom, bottom + stack_size);
+        m_interp->set_argument(args);
+    }
     c.set_program([this](core&) { m_interp->run(); });
 }
 
@@ -126,6 +139,56 @@ void load_data(memory_system& mem, std::uint64_t base, const std::vector<std::ui
         if (data[i]) mem.poke(base + i, 1, data[i]);
 }
 
+// A thread running a function of an ELF program: the program's segments
+// written into memory once, the thread's arguments into its .private area.
+std::unique_ptr<workload_thread> elf_thread(const workload_params& w, const thread_params& t, std::size_t index,
+                                            const std::string& file, const std::map<std::string, std::int64_t>& params,
+                                            core& c, memory_system& mem, mutex_checker& mutex, std::string& image_loaded,
+                                            bool all_lse) {
+    const std::string key = "workload.threads[" + std::to_string(index) + "]";
+    // The thread's arguments: the loop harness's parameters (workloads/locks/loop.s),
+    // from workload.params, the thread's params and its inside/outside/... keys.
+    static const std::pair<const char*, std::int64_t> names[] = {
+        {"ITERATIONS", 0}, {"INSIDE", 0}, {"OUTSIDE", 0}, {"START", 0}, {"RELAX", 0},
+        {"INSIDE_JITTER", 0}, {"OUTSIDE_JITTER", 0}, {"THRESHOLD", 10000}, {"COUNT", 0}};
+    std::string known;
+    for (const auto& [n, d] : names) known += (known.empty() ? "" : ", ") + std::string(n);
+    for (const auto& [k, v] : params) {
+        if (std::none_of(std::begin(names), std::end(names), [&](const auto& n) { return k == n.first; }))
+            throw cfg::config_error({file, 0, 0}, w.params.count(k) ? "workload.params." + k : key + ".params." + k,
+                                    "an ELF program's threads take no parameter " + k,
+                                    "one of its arguments (struct cohsim_args, workloads/include/cohsim.h): " + known);
+        if (v < 0) throw cfg::config_error({file, 0, 0}, "workload.params." + k, "a negative " + k, "a value >= 0");
+    }
+    const std::optional<std::string> function = t.function ? t.function : w.function;
+    if (!function)
+        throw cfg::config_error({file, 0, 0}, key, "an ELF program, but no function for this thread to run",
+                                "workload.function (every thread) or " + key + ".function");
+    if (!image_loaded.empty() && image_loaded != file)
+        throw cfg::config_error({file, 0, 0}, key + ".program", "a second ELF program in one workload (the first: " + image_loaded + ")",
+                                "one ELF file whose functions the threads run (their code and data share one address space)");
+    asmx::program p = asmx::load_elf(file, shared_base);
+    p.entry = asmx::function_index(p, *function, t.function ? key + ".function" : "workload.function");
+    if (image_loaded.empty()) {
+        for (const auto& s : p.image) load_data(mem, s.addr, s.bytes);
+        image_loaded = file;
+        // GCC's outline atomics (libgcc) take their LSE path when this byte is
+        // set; a C library's start-up sets it from HWCAP_ATOMICS, and none runs
+        // here: set when every thread's core has LSE (one copy for all threads).
+        const auto lse = p.objects.find("__aarch64_have_lse_atomics");
+        if (lse != p.objects.end()) mem.poke(lse->second, 1, all_lse ? 1 : 0);
+    }
+    // struct cohsim_args (workloads/include/cohsim.h), eight bytes a field, in its order.
+    const std::uint64_t args = private_base + c.agent() * private_stride;
+    mem.poke(args, 8, index);
+    mem.poke(args + 8, 8, w.threads.size());
+    for (std::size_t f = 0; f < std::size(names); ++f) {
+        const auto it = params.find(names[f].first);
+        mem.poke(args + 16 + 8 * f, 8, static_cast<std::uint64_t>(it != params.end() ? it->second : names[f].second));
+    }
+    return std::make_unique<workload_thread>(c, std::move(p), mutex, args);
+}
+
 }  // namespace
 
 std::vector<std::unique_ptr<workload_thread>> build_workload(const workload_params& w, const std::string& config_dir,
@@ -147,7 +210,13 @@ std::vector<std::unique_ptr<workload_thread>> build_workload(const workload_para
     }
     const std::vector<std::string> search = include_search(w, config_dir);
     bool shared_loaded = false;
-    for (const auto& t : w.threads) {
+    std::string image_loaded;  // the ELF file whose segments are in memory
+    bool all_lse = true;
+    for (const auto& t : w.threads)
+        for (core* x : cores)
+            if (x->id() == t.core && !has_lse(x->type())) all_lse = false;
+    for (std::size_t index = 0; index < w.threads.size(); ++index) {
+        const thread_params& t = w.threads[index];
         core* c = nullptr;
         for (core* x : cores)
             if (x->id() == t.core) c = x;
@@ -162,6 +231,10 @@ std::vector<std::unique_ptr<workload_thread>> build_workload(const workload_para
         for (const auto& [k, v] : t.params) params[k] = v;
         const std::string file =
             resolve(t.program.value_or(w.program), config_dir, search, t.program ? "workload.threads.program" : "workload.program");
+        if (file.rfind("lib:", 0) != 0 && asmx::is_elf(file)) {
+            out.push_back(elf_thread(w, t, index, file, params, *c, mem, mutex, image_loaded, all_lse));
+            continue;
+        }
         asmx::program p = asmx::assemble_file(file, params, search);
         // A program that declares `.equ LSE` has an LDXR/STXR build (0) and an
         // LSE build (1): unless the scenario chooses, the core's features do,

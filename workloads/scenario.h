@@ -37,6 +37,7 @@ struct cfg::enum_names<relax_kind> {
 struct thread_params {
     std::string core;
     std::optional<std::string> program;  // overrides workload.program
+    std::optional<std::string> function;  // machine code: overrides workload.function
     relax_kind cpu_relax = relax_kind::yield;
     // Unset: the program's own value (or workload.params'); 0cycles is a value.
     std::optional<cycles> inside, outside, start;
@@ -47,6 +48,7 @@ struct thread_params {
 
 struct workload_params {
     std::string program;
+    std::optional<std::string> function;  // machine code (an ELF program): the function each thread runs
     std::optional<std::string> trace;  // replay this trace instead of running programs
     std::map<std::string, std::int64_t> params;
     std::vector<thread_params> threads;
@@ -72,11 +74,17 @@ workload_params with_files_resolved(const workload_params& w, const std::string&
 constexpr std::uint64_t shared_base = 0x10000000;
 constexpr std::uint64_t private_base = 0x20000000;
 constexpr std::uint64_t private_stride = 0x10000;
+// Machine code (ELF programs): core N's stack is the 64 KiB below
+// stack_base + (N + 1) * stack_size; its arguments (struct cohsim_args,
+// workloads/include/cohsim.h) sit at the start of its .private area.
+constexpr std::uint64_t stack_base = 0x30000000;
+constexpr std::uint64_t stack_size = 0x10000;
 
 // One core's running thread.
 class workload_thread {
 public:
-    workload_thread(core& c, asmx::program p, mutex_checker& mutex);
+    // `args`: machine code only, the address of the thread's struct cohsim_args (its x0).
+    workload_thread(core& c, asmx::program p, mutex_checker& mutex, std::uint64_t args = 0);
     workload_thread(core& c, std::vector<trace_op> ops, mutex_checker& mutex);  // trace replay
     const std::string& core_id() const { return m_core_id; }
     const lock_metrics& metrics() const { return m_metrics; }

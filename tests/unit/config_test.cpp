@@ -137,6 +137,18 @@ TEST_F(ConfigTest, IncludeListMergesInOrderRelativeToEachFile) {
     EXPECT_EQ(c.timer.evnti, 5u);  // the later include wins
 }
 
+TEST_F(ConfigTest, AnEmptyMapClearsWhatTheIncludedFileSet) {
+    write("base.yaml", "timer: {freq: 24MHz, evnti: 3}\ninterconnect: {freq: 1GHz}\nclusters: {x: {freq: 1GHz, core: cortex-a7}}\n"
+                       "workload: {program: locks/ticket_llsc.s, params: {INSIDE: 7, OUTSIDE: 9}}\n");
+    const auto c = load(write("main.yaml", "include: base.yaml\nworkload: {params: {}}\n"));
+    EXPECT_TRUE(c.workload.params.empty());
+    EXPECT_EQ(c.workload.program, "locks/ticket_llsc.s");  // the rest of the map still merges
+    EXPECT_EQ(c.timer.evnti, 3u);
+    const auto d = load(write("main2.yaml", "include: base.yaml\nworkload: {params: {INSIDE: 1}}\n"));
+    EXPECT_EQ(d.workload.params.at("INSIDE"), 1);
+    EXPECT_EQ(d.workload.params.at("OUTSIDE"), 9);  // a map with keys merges, as before
+}
+
 TEST_F(ConfigTest, ErrorIncludeCycle) {
     write("a.yaml", "include: b.yaml\n");
     write("b.yaml", "x: 1\ninclude: a.yaml\n");

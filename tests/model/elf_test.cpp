@@ -1,0 +1,149 @@
+// C workloads built by the Debian cross-compiler (workloads/c/*.c) running
+// on the core models: compiled code computes what qemu-aarch64 computes from
+// the same source; the C ticket lock and the C11 locks exclude and count
+// every critical section; the C ticket lock runs as the assembly one does.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <memory>
+
+#include "lock_threads.h"
+#include "platform_fixture.h"
+#include "workloads/elf.h"
+#include "workloads/scenario.h"
+
+using namespace cohsim;
+using namespace cohsim::testing;
+
+#ifndef COHSIM_C_WORKLOADS
+#define COHSIM_C_WORKLOADS ""
+#define COHSIM_QEMU ""
+#endif
+
+namespace {
+
+std::string elf(const std::string& name) { return std::string(COHSIM_C_WORKLOADS) + "/" + name + ".elf"; }
+
+#define NEED_CROSS()                                                                              \
+    if (!*COHSIM_C_WORKLOADS) GTEST_SKIP() << "no aarch64-linux-gnu-gcc: the C workloads are not built"
+
+// Runs until every thread has ended (halted cores cost nothing), at most 2 s.
+void run_to_end() {
+    for (int i = 0; i < 2000; ++i) run_for_fs(1'000'000'000'000ULL);
+}
+
+std::uint64_t acquisitions(const system_model& sys) {
+    std::uint64_t total = 0;
+    for (const auto& t : sys.threads()) total += t->metrics().acquisitions();
+    return total;
+}
+
+// The 64 results of alu_check's compute(), as qemu-aarch64 prints them.
+std::vector<std::uint64_t> qemu_results(const std::string& file) {
+    std::vector<std::uint64_t> out;
+    std::unique_ptr<FILE, int (*)(FILE*)> p(popen((std::string(COHSIM_QEMU) + " " + file).c_str(), "r"), pclose);
+    char line[64];
+    while (p && std::fgets(line, sizeof line, p.get())) out.push_back(std::strtoull(line, nullptr, 16));
+    return out;
+}
+
+void alu_check(const std::string& variant, const std::vector<std::string>& cores) {
+    if (!*COHSIM_QEMU) GTEST_SKIP() << "no qemu-aarch64 (sh scripts/setup.sh installs qemu-user)";
+    const std::vector<std::uint64_t> expected = qemu_results(elf("alu_check-qemu" + variant));
+    ASSERT_EQ(expected.size(), 64u) << "qemu-aarch64 did not run " << elf("alu_check-qemu" + variant);
+    std::vector<std::string> sets = {"workload.program=" + elf("alu_check" + variant), "workload.function=thread",
+                                     "workload.threads=[{core: little.0}]"};
+    sets.insert(sets.end(), cores.begin(), cores.end());
+    system_model sys(test_platform(sets));
+    run_to_end();
+    const std::uint64_t results = asmx::load_elf(elf("alu_check" + variant), shared_base).objects.at("results");
+    for (unsigned k = 0; k < 64; ++k) EXPECT_EQ(sys.memory().peek(results + 8 * k, 8), expected[k]) << "results[" << k << "]";
+}
+
+// `cores` threads of `file`'s `function`, `iters` iterations each: every
+// acquisition counted in the C `counter`, the mutex checker never tripped.
+void lock_counts(const std::string& file, const std::string& function, unsigned iters, std::vector<std::string> extra = {},
+                 unsigned per_cluster = 2) {
+    const auto ids = cores_of(per_cluster, per_cluster);
+    std::vector<std::string> sets = {"clusters.little.cores=" + std::to_string(per_cluster),
+                                     "clusters.big.cores=" + std::to_string(per_cluster),"workload.program=" + elf(file), "workload.function=" + function, "workload.params={COUNT: 1}",
+                                     threads_on(ids, iters, [](unsigned) { return std::string(", inside: 50cycles"); })};
+    sets.insert(sets.end(), extra.begin(), extra.end());
+    system_model sys(test_platform(sets));
+    run_to_end();
+    EXPECT_EQ(acquisitions(sys), ids.size() * iters);
+    const std::uint64_t counter = asmx::load_elf(elf(file), shared_base).objects.at("counter");
+    EXPECT_EQ(sys.memory().peek(counter, 8), ids.size() * iters) << "the counter in the critical section";
+}
+
+}  // namespace
+
+TEST(ElfWorkload, CompiledCodeComputesWhatQemuComputes) {
+    NEED_CROSS();
+    alu_check("", {});
+}
+
+TEST(ElfWorkload, CompiledLseCodeComputesWhatQemuComputes) {
+    NEED_CROSS();
+    alu_check("-lse", lse_cores());
+}
+
+TEST(ElfWorkload, TicketLockInCExcludesAndCountsEveryCriticalSection) {
+    NEED_CROSS();
+    lock_counts("ticket_lock", "thread", 300);
+}
+
+TEST(ElfWorkload, TicketLockInCWithLseExcludesAndCounts) {
+    NEED_CROSS();
+    lock_counts("ticket_lock-lse", "thread", 300, lse_cores());
+}
+
+TEST(ElfWorkload, C11FlagLockExcludesAndCounts) {
+    NEED_CROSS();
+    lock_counts("c11_locks", "flag_thread", 300);
+}
+
+TEST(ElfWorkload, C11CasLockExcludesAndCounts) {
+    NEED_CROSS();
+    lock_counts("c11_locks", "cas_thread", 300);
+}
+
+TEST(ElfWorkload, C11LocksWithInlineLseExcludeAndCount) {
+    NEED_CROSS();
+    lock_counts("c11_locks-lse", "flag_thread", 200, lse_cores());
+}
+
+// The C qspinlock on 8 cores: the fast path, the pending bit and the MCS
+// queue all run (8 contenders queue); each build on the cores it suits.
+TEST(ElfWorkload, QspinlockInCExcludesAndCountsOnEightCores) {
+    NEED_CROSS();
+    lock_counts("qspinlock", "thread", 200, {}, 4);
+}
+
+TEST(ElfWorkload, QspinlockInCWithLseExcludesAndCountsOnEightCores) {
+    NEED_CROSS();
+    lock_counts("qspinlock-lse", "thread", 200, lse_cores(), 4);
+}
+
+// GCC's outline atomics take LSE when every thread's core has it: cohsim sets
+// libgcc's switch as a C library's start-up would, and clears it otherwise.
+// One platform per process (SystemC elaborates once): a test per core pair.
+void outline_switch(bool lse) {
+    const std::uint64_t have = asmx::load_elf(elf("c11_locks"), shared_base).objects.at("__aarch64_have_lse_atomics");
+    std::vector<std::string> sets = {"workload.program=" + elf("c11_locks"), "workload.function=cas_thread",
+                                     "workload.threads=[{core: little.0, iterations: 1}, {core: big.0, iterations: 1}]"};
+    if (lse)
+        for (const auto& s : lse_cores()) sets.push_back(s);
+    system_model sys(test_platform(sets));
+    EXPECT_EQ(sys.memory().peek(have, 1), lse ? 1u : 0u);
+}
+
+TEST(ElfWorkload, OutlineAtomicsTakeLseWhenEveryCoreHasIt) {
+    NEED_CROSS();
+    outline_switch(true);
+}
+
+TEST(ElfWorkload, OutlineAtomicsTakeLdxrStxrOnArmv80Cores) {
+    NEED_CROSS();
+    outline_switch(false);
+}
