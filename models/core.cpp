@@ -413,6 +413,25 @@ std::uint64_t core::atomic(atomic_op op, std::uint64_t addr, std::uint64_t opera
     return access(r).value;
 }
 
+std::pair<std::uint64_t, std::uint64_t> core::load_exclusive_pair(std::uint64_t addr) {
+    const mem_response r = access(request(mem_request::load_exclusive, addr, 16));
+    return {r.value, r.value_hi};
+}
+
+bool core::store_exclusive_pair(std::uint64_t addr, std::uint64_t lo, std::uint64_t hi) {
+    mem_request r = request(mem_request::store_exclusive, addr, 16, lo);
+    r.value_hi = hi;
+    return access(r).success;
+}
+
+std::pair<std::uint64_t, std::uint64_t> core::cas_pair(std::uint64_t addr, std::pair<std::uint64_t, std::uint64_t> compare,
+                                                        std::pair<std::uint64_t, std::uint64_t> value) {
+    mem_request r = request(mem_request::atomic, addr, 16, value.first);
+    r.op = atomic_op::cas, r.compare = compare.first, r.compare_hi = compare.second, r.value_hi = value.second;
+    const mem_response out = access(r);
+    return {out.value, out.value_hi};
+}
+
 void core::prefetch_store(std::uint64_t addr) { access(request(mem_request::prefetch_unique, addr, 8)); }
 
 void core::barrier() {

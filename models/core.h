@@ -208,6 +208,13 @@ public:
     bool store_exclusive(std::uint64_t addr, std::uint64_t value, unsigned size = 8);  // true: written
     std::uint64_t atomic(atomic_op op, std::uint64_t addr, std::uint64_t operand, unsigned size = 8,
                          std::uint64_t compare = 0);  // returns the old value
+    // The 64-bit pairs (LDXP, STXP, CASP): one 16-byte access, the first
+    // register's half at addr, the second's at addr + 8.
+    std::pair<std::uint64_t, std::uint64_t> load_exclusive_pair(std::uint64_t addr);
+    bool store_exclusive_pair(std::uint64_t addr, std::uint64_t lo, std::uint64_t hi);  // true: written
+    // CASP: the old pair; the new one written when the old equals `compare`.
+    std::pair<std::uint64_t, std::uint64_t> cas_pair(std::uint64_t addr, std::pair<std::uint64_t, std::uint64_t> compare,
+                                                     std::pair<std::uint64_t, std::uint64_t> value);
     void prefetch_store(std::uint64_t addr);
     void barrier();
     // An instruction of class `c` executed: the core's time moves on by its cost.

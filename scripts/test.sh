@@ -19,8 +19,8 @@ cmake --build build-asan -j"$jobs"
 ctest --test-dir build-asan -j"$jobs" --output-on-failure --timeout 600 -LE "$exclude"
 
 # The libFuzzer harnesses (tests/fuzz/), with clang: only the fuzz targets
-# are built; each replays its regression inputs and runs a fixed number of
+# (and the C workloads, the ELF harness's seeds) are built; each replays its regression inputs and runs a fixed number of
 # executions from the shipped files (the hour-long runs are "soak").
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" -DCOHSIM_FUZZ=ON
-cmake --build build-fuzz -j"$jobs" --target fuzz_config fuzz_assembler fuzz_trace
+cmake --build build-fuzz -j"$jobs" --target fuzz_config fuzz_assembler fuzz_trace fuzz_elf c_workloads
 ctest --test-dir build-fuzz -j"$jobs" --output-on-failure -L fuzz -LE "$exclude"

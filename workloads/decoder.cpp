@@ -294,7 +294,14 @@ insn load_store(std::uint32_t w, std::uint64_t pc) {
             i.text = "cas" + std::string(l ? "a" : "") + (o0 ? "l" : "") + sfx + " " + rn(rs, i.wide) + ", " + rn(rt, i.wide) + ", " + addr;
             return i;
         }
-        if (!o2 && o1 && size_log < 2) return undefined(w, "CASP (a 128-bit compare-and-swap pair; cohsim's accesses are at most 8 bytes)");
+        if (!o2 && o1 && size_log < 2) {  // CASP: the pairs (Rs, Rs+1) and (Rt, Rt+1), even registers
+            if (rt2 != 31 || rs % 2 || rt % 2 || rs == 31 || rt == 31) return undefined(w, "a reserved CASP form (odd register pair)");
+            i.o = op::casp, i.acquire = l, i.release = o0, i.rs = rs, i.rd = rt, i.rt2 = rt + 1;
+            i.wide = size_log == 1, i.size = i.wide ? 8 : 4;
+            i.text = "casp" + std::string(l ? "a" : "") + (o0 ? "l" : "") + " " + rn(rs, i.wide) + ", " + rn(rs + 1, i.wide) + ", " +
+                     rn(rt, i.wide) + ", " + rn(rt + 1, i.wide) + ", " + addr;
+            return i;
+        }
         if (o2) {  // LDAR / STLR (and the LORegion LDLAR/STLLR, as them)
             i.o = l ? op::ldar : op::stlr, i.acquire = l, i.release = !l, i.rd = rt;
             if (!o0) return undefined(w, "LDLAR/STLLR (limited-ordering regions, not modelled)");

@@ -19,11 +19,11 @@
 //   loads and stores: LDR/STR (B, H, W, X; LDRSB/LDRSH/LDRSW) with unsigned,
 //     unscaled, pre- and post-indexed immediate and register offsets, LDR
 //     literal, LDP/STP/LDPSW/LDNP/STNP, PRFM, LDAR/STLR (B, H, W, X), LDAPR,
-//     LDXR/LDAXR/STXR/STLXR, LDXP/LDAXP/STXP/STLXP, CAS(A)(L) (B, H, W, X),
+//     LDXR/LDAXR/STXR/STLXR, LDXP/LDAXP/STXP/STLXP, CAS(A)(L) (B, H, W, X), CASP,
 //     SWP and the LD<op>s (ADD, CLR, EOR, SET, SMAX, SMIN, UMAX, UMIN) with
 //     every ordering and size.
 // Not decoded (op::undef; running one stops the run with the reason): SIMD
-// and floating point, CASP, ADC/SBC, exception generation (SVC, BRK, ...),
+// and floating point, ADC/SBC, exception generation (SVC, BRK, ...),
 // MSR and other system registers, pointer authentication, memory tags.
 //
 // cohsim's hints: HINT #0x70..#0x77 are unallocated in the architecture, so

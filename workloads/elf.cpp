@@ -132,7 +132,8 @@ program load_elf(const std::string& file, std::uint64_t limit) {
             if (name.empty()) continue;
             if (function) {
                 p.labels[name] = static_cast<std::size_t>((value - p.code_base) / 4);
-                if (size >= 4 && value + size <= code_end) p.function_end[static_cast<std::size_t>((value + size - p.code_base) / 4 - 1)] = true;
+                if (size >= 4 && size <= code_end - value)
+                    p.function_end[static_cast<std::size_t>((value + size - p.code_base) / 4 - 1)] = true;
             }
             else p.objects[name] = value;
         }

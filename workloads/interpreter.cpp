@@ -210,6 +210,7 @@ void interpreter::run_program() {
         // still in flight (to read it, or to overwrite it) waits for the data.
         use(i.rd), use(i.rn), use(i.rm), use(i.rs), use(i.rt2);
         if (i.o == op::bl || i.o == op::blr || i.o == op::ret) use(30);
+        if (i.o == op::casp) use(i.rs + 1);
         if (!m_lse && is_lse(i.o))
             feature_fault(i, "an LSE atomic (FEAT_LSE, Armv8.1)", "no LSE",
                           m_prog.machine_code
@@ -217,7 +218,7 @@ void interpreter::run_program() {
                                 "which choose at run time)"
                               : " (expected the LDXR/STXR build on this core, as Linux's alternatives choose: a program's "
                                 "`.equ LSE` is set per core)");
-        if (is_lse(i.o)) aligned(i, address(i), i.size);
+        if (is_lse(i.o)) aligned(i, address(i), i.o == op::casp ? 2 * i.size : i.size);
         if (i.o == op::ldapr && !m_rcpc)
             feature_fault(i, "LDAPR (FEAT_LRCPC, Armv8.3; an Armv8.2 extension on the A55/A75 generation)", "without it");
         std::size_t next = pc + 1;
@@ -370,21 +371,42 @@ void interpreter::run_program() {
                 writeback(i);
                 break;
             }
+            // The pairs: 32-bit ones are one 8-byte access, 64-bit ones one
+            // 16-byte access (the first register's element at the lower address).
             case op::ldxp: {
-                // The pair as two accesses: the exclusive load of the first
-                // (the monitor covers the line), then the second.
                 const std::uint64_t a = address(i);
                 aligned(i, a, 2 * i.size);
-                set(i.rd, m_core.load_exclusive(a, i.size), i.wide);
-                set(i.rt2, m_core.load(a + i.size, i.size), i.wide);
+                std::pair<std::uint64_t, std::uint64_t> v;
+                if (i.wide) v = m_core.load_exclusive_pair(a);
+                else {
+                    const std::uint64_t d = m_core.load_exclusive(a, 8);
+                    v = {d & 0xffffffffULL, d >> 32};
+                }
+                set(i.rd, v.first, i.wide);
+                set(i.rt2, v.second, i.wide);
                 break;
             }
             case op::stxp: {
                 const std::uint64_t a = address(i), lo = reg(i.rd), hi = reg(i.rt2);
                 aligned(i, a, 2 * i.size);
-                const bool ok = m_core.store_exclusive(a, lo, i.size);
-                if (ok) m_core.store(a + i.size, hi, i.size, i.release);
+                const bool ok = i.wide ? m_core.store_exclusive_pair(a, lo, hi)
+                                       : m_core.store_exclusive(a, (lo & 0xffffffffULL) | (hi << 32), 8);
                 set(i.rs, ok ? 0 : 1, false);
+                break;
+            }
+            case op::casp: {
+                const std::uint64_t a = address(i);
+                const int rs2 = i.rs + 1;
+                std::pair<std::uint64_t, std::uint64_t> old;
+                if (i.wide) {
+                    old = m_core.cas_pair(a, {reg(i.rs), reg(rs2)}, {reg(i.rd), reg(i.rt2)});
+                } else {
+                    auto join = [&](int r1, int r2) { return (reg(r1) & 0xffffffffULL) | (reg(r2) << 32); };
+                    const std::uint64_t d = m_core.atomic(atomic_op::cas, a, join(i.rd, i.rt2), 8, join(i.rs, rs2));
+                    old = {d & 0xffffffffULL, d >> 32};
+                }
+                set(i.rs, old.first, i.wide);
+                set(rs2, old.second, i.wide);
                 break;
             }
             case op::movk: {

@@ -47,13 +47,13 @@ enum class op : std::uint8_t {
     b, bcond, cbz, cbnz, tbz, tbnz, bl, ret,
     ldr, str, ldar, ldapr, stlr, ldxr, stxr, cas, ldadd, swp, ldset, ldclr, ldeor, ldsmax, ldsmin, ldumax, ldumin, prfm,
     // Decoded from machine code (workloads/decoder.h) only, so far:
-    movk, asr, bfm, extr, mul, div, clz, cls, rbit, rev, ccmp, br, blr, ldp, stp, ldxp, stxp,
+    movk, asr, bfm, extr, mul, div, clz, cls, rbit, rev, ccmp, br, blr, ldp, stp, ldxp, stxp, casp,
     undef  // not an instruction cohsim runs: executing it stops the run (`name` says why)
 };
 
 // The LSE read-modify-writes (FEAT_LSE, Armv8.1), and LDAPR (FEAT_LRCPC).
 inline bool is_lse(op o) {
-    return o == op::cas || o == op::ldadd || o == op::swp || o == op::ldset || o == op::ldclr || o == op::ldeor ||
+    return o == op::cas || o == op::casp || o == op::ldadd || o == op::swp || o == op::ldset || o == op::ldclr || o == op::ldeor ||
            o == op::ldsmax || o == op::ldsmin || o == op::ldumax || o == op::ldumin;
 }
 

@@ -14,9 +14,12 @@ enum class atomic_op { add, swp, set, cas, clr, eor, smax, smin, umax, umin };
 struct mem_request {
     enum kind_t { load, store, load_exclusive, store_exclusive, atomic, prefetch_unique } kind = load;
     std::uint64_t addr = 0;
-    unsigned size = 8;  // 1, 2, 4 or 8 bytes, naturally aligned
+    // 1, 2, 4 or 8 bytes, naturally aligned; 16 for the 64-bit pairs (LDXP,
+    // STXP, CASP): two 8-byte halves in one access, the high half at addr + 8.
+    unsigned size = 8;
     std::uint64_t value = 0;    // store data, atomic operand, CAS new value
     std::uint64_t compare = 0;  // CAS expected value
+    std::uint64_t value_hi = 0, compare_hi = 0;  // a 16-byte access's high halves
     atomic_op op = atomic_op::add;
 };
 
@@ -24,6 +27,7 @@ struct mem_response {
     std::uint64_t value = 0;  // loaded / old value
     bool success = true;      // store-exclusive outcome
     duration done;            // when the core may use it
+    std::uint64_t value_hi = 0;  // a 16-byte access's high half
 };
 
 // What the memory system asks of a core.

@@ -27,8 +27,10 @@ void l1_controller::l1_error(std::uint64_t line, cstate st, cevent ev) const {
 }
 
 void l1_controller::access(const mem_request& r, std::function<void(const mem_response&)> done) {
-    if (r.size != 1 && r.size != 2 && r.size != 4 && r.size != 8)
-        throw std::invalid_argument("access size must be 1, 2, 4 or 8 bytes");
+    const bool pair = r.size == 16 && (r.kind == mem_request::load_exclusive || r.kind == mem_request::store_exclusive ||
+                                       (r.kind == mem_request::atomic && r.op == atomic_op::cas));
+    if (r.size != 1 && r.size != 2 && r.size != 4 && r.size != 8 && !pair)
+        throw std::invalid_argument("access size must be 1, 2, 4 or 8 bytes (16: an exclusive pair or CASP)");
     if (r.addr % r.size != 0) throw std::invalid_argument("unaligned access");
     l1_cache& c = m_c;
     if (c.op_for(line_of(r.addr))) throw std::logic_error("core issued a second access to a line with one outstanding");
@@ -219,23 +221,32 @@ mem_response l1_controller::perform(const op& o, duration done_at) {
     };
     mem_response out;
     out.done = done_at;
+    // A 16-byte pair: the low half here, the high half at addr + 8, in the same line.
+    const bool pair = r.size == 16;
+    const unsigned size = pair ? 8 : r.size;
+    auto read_hi = [&] {
+        if (pair) out.value_hi = mem.read(r.addr + 8, 8);
+    };
+    auto write_hi = [&](std::uint64_t v) {
+        if (pair) mem.write(r.addr + 8, 8, v);
+    };
     switch (r.kind) {
-        case mem_request::load: out.value = mem.read(r.addr, r.size); break;
+        case mem_request::load: out.value = mem.read(r.addr, size), read_hi(); break;
         case mem_request::load_exclusive:
-            out.value = mem.read(r.addr, r.size);
+            out.value = mem.read(r.addr, size), read_hi();
             c.mon.load_exclusive(r.addr);
             c.armed_at = kernel::now();
             break;
         case mem_request::prefetch_unique: break;
         case mem_request::store:
-            mem.write(r.addr, r.size, r.value);
+            mem.write(r.addr, size, r.value), write_hi(r.value_hi);
             wrote();
             break;
         case mem_request::store_exclusive:
             out.success = c.mon.store_exclusive(r.addr);
             if (out.success) {
                 ++c.stxr_success;
-                mem.write(r.addr, r.size, r.value);
+                mem.write(r.addr, size, r.value), write_hi(r.value_hi);
                 wrote();
             } else {
                 ++c.stxr_fail;
@@ -243,8 +254,9 @@ mem_response l1_controller::perform(const op& o, duration done_at) {
             }
             break;
         case mem_request::atomic: {
-            const std::uint64_t old = mem.read(r.addr, r.size);
+            const std::uint64_t old = mem.read(r.addr, size);
             out.value = old;
+            read_hi();
             std::uint64_t v = old;
             bool wr = true;
             switch (r.op) {
@@ -258,12 +270,12 @@ mem_response l1_controller::perform(const op& o, duration done_at) {
                 case atomic_op::smax: v = signed_of(old, r.size) >= signed_of(r.value, r.size) ? old : r.value; break;
                 case atomic_op::smin: v = signed_of(old, r.size) <= signed_of(r.value, r.size) ? old : r.value; break;
                 case atomic_op::cas:
-                    wr = old == r.compare, v = r.value;
+                    wr = old == r.compare && (!pair || out.value_hi == r.compare_hi), v = r.value;
                     ++(wr ? c.cas_success : c.cas_fail);
                     break;
             }
             if (wr) {
-                mem.write(r.addr, r.size, v);
+                mem.write(r.addr, size, v), write_hi(r.value_hi);
                 wrote();
             }
             break;

@@ -20,7 +20,11 @@
 //     once, and one whose upgrade the home fails (Excl_Fail) takes nothing;
 //   - LSE atomics near (a Store event: the line is taken unique) or far (sent
 //     to the home, which performs them; the L1 keeps what it holds until
-//     snooped).
+//     snooped);
+//   - the 64-bit exclusive pairs (LDXP, STXP) and CASP as one 16-byte access
+//     (both halves in one line, read or written at one instant, as the
+//     architecture makes a successful pair single-copy atomic); timed as an
+//     access of one line.
 //   - a miss whose set has no way to give up (every way waits for its own
 //     miss) waits until a grant, an Excl_Fail or a snoop changes one of
 //     them, and then starts again (its lookup again from that moment).

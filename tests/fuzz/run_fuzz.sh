@@ -4,6 +4,8 @@
 # corpus (the shipped files), copied to a temporary folder so the fuzzer's
 # new inputs never land in the source tree. RUNS may be "time:SECONDS".
 # Usage: run_fuzz.sh FUZZER RUNS REGRESSION_DIR SEED_FILE...
+# $COHSIM_FUZZ_MAX_LEN: the longest input in bytes (default 8192; an ELF
+# executable's seeds are ~66 KiB).
 set -eu
 fuzzer=$1; runs=$2; regressions=$3; shift 3
 tmp=$(mktemp -d)
@@ -20,7 +22,7 @@ case "$runs" in
   *) limit="-runs=$runs" ;;
 esac
 # -seed: the same executions every CI run; -timeout: a hang is a finding.
-"$fuzzer" -seed=1 $limit -timeout=10 -rss_limit_mb=2048 -max_len=8192 -artifact_prefix="$tmp/" "$tmp/corpus" > "$tmp/fuzz.log" 2>&1 || {
+"$fuzzer" -seed=1 $limit -timeout=10 -rss_limit_mb=2048 -max_len=${COHSIM_FUZZ_MAX_LEN:-8192} -artifact_prefix="$tmp/" "$tmp/corpus" > "$tmp/fuzz.log" 2>&1 || {
   tail -40 "$tmp/fuzz.log"
   for a in "$tmp"/crash-* "$tmp"/timeout-* "$tmp"/leak-* "$tmp"/oom-*; do
     [ -e "$a" ] && { echo "FAIL: the input that fails (base64; save it in $regressions/):"; base64 "$a"; }

@@ -83,6 +83,11 @@ TEST(ElfWorkload, CompiledCodeComputesWhatQemuComputes) {
     alu_check("", {});
 }
 
+TEST(ElfWorkload, CompiledCodeWithInlineAtomicsComputesWhatQemuComputes) {
+    NEED_CROSS();
+    alu_check("-inline", {});
+}
+
 TEST(ElfWorkload, CompiledLseCodeComputesWhatQemuComputes) {
     NEED_CROSS();
     alu_check("-lse", lse_cores());
@@ -108,9 +113,40 @@ TEST(ElfWorkload, C11CasLockExcludesAndCounts) {
     lock_counts("c11_locks", "cas_thread", 300);
 }
 
+TEST(ElfWorkload, C11LocksWithInlineLdxrStxrExcludeAndCount) {
+    NEED_CROSS();
+    lock_counts("c11_locks-inline", "cas_thread", 200);
+}
+
 TEST(ElfWorkload, C11LocksWithInlineLseExcludeAndCount) {
     NEED_CROSS();
     lock_counts("c11_locks-lse", "flag_thread", 200, lse_cores());
+}
+
+// 16-byte pairs under contention: 4 cores add 1 to both halves of a pair
+// 300 times each (LDXP/STXP; CASP in the LSE build) and read it whole after
+// each add; the halves never differ and no add is lost.
+void pairs(const std::string& file, const std::vector<std::string>& cores) {
+    std::vector<std::string> sets = {"workload.program=" + elf(file), "workload.function=pair_thread",
+                                     threads_on(cores_of(2, 2), 300)};
+    sets.insert(sets.end(), cores.begin(), cores.end());
+    system_model sys(test_platform(sets));
+    run_to_end();
+    const auto p = asmx::load_elf(elf(file), shared_base);
+    const std::uint64_t pair = p.objects.at("pair64"), torn = p.objects.at("torn");
+    EXPECT_EQ(sys.memory().peek(pair, 8), 1200u);
+    EXPECT_EQ(sys.memory().peek(pair + 8, 8), 1200u);
+    EXPECT_EQ(sys.memory().peek(torn, 8), 0u);
+}
+
+TEST(ElfWorkload, ExclusivePairsAreAtomicUnderContention) {
+    NEED_CROSS();
+    pairs("alu_check-inline", {});
+}
+
+TEST(ElfWorkload, CaspIsAtomicUnderContention) {
+    NEED_CROSS();
+    pairs("alu_check-lse", lse_cores());
 }
 
 // The C qspinlock on 8 cores: the fast path, the pending bit and the MCS

@@ -47,6 +47,38 @@ unsigned long (*volatile const ops[2])(unsigned long) = {twice, halve};
 struct pair { unsigned long lo, hi; };
 __attribute__((noinline)) static struct pair swap_pair(struct pair p) { struct pair q = {p.hi ^ 7, p.lo + 9}; return q; }
 
+union pair64 { unsigned __int128 q; unsigned long d[2]; };
+union pair64 pair64 __attribute__((aligned(64)));
+static union { unsigned long q; unsigned int w[2]; } pair32;
+
+/* The exclusive pairs: add (a, b) to a 64-bit pair, and to a 32-bit one. */
+__attribute__((noinline)) static void pair_add64(unsigned long a, unsigned long b) {
+    unsigned long lo, hi;
+    unsigned int status;
+    __asm__ volatile("1:	ldaxp	%0, %1, %3\n	add	%0, %0, %4\n	add	%1, %1, %5\n	stlxp	%w2, %0, %1, %3\n	cbnz	%w2, 1b"
+                     : "=&r"(lo), "=&r"(hi), "=&r"(status), "+Q"(pair64.q)
+                     : "r"(a), "r"(b)
+                     : "memory");
+}
+__attribute__((noinline)) static void pair_add32(unsigned int a, unsigned int b) {
+    unsigned int lo, hi, status;
+    __asm__ volatile("1:	ldxp	%w0, %w1, %3\n	add	%w0, %w0, %w4\n	add	%w1, %w1, %w5\n	stxp	%w2, %w0, %w1, %3\n	cbnz	%w2, 1b"
+                     : "=&r"(lo), "=&r"(hi), "=&r"(status), "+Q"(pair32.q)
+                     : "r"(a), "r"(b)
+                     : "memory");
+}
+
+#ifdef __ARM_FEATURE_ATOMICS
+/* CASP on the 64-bit pair: the old pair, the new one written if it matched. */
+__attribute__((noinline)) static unsigned long casp64(unsigned long old_lo, unsigned long old_hi, unsigned long new_lo,
+                                                      unsigned long new_hi) {
+    register unsigned long x0 __asm__("x0") = old_lo, x1 __asm__("x1") = old_hi;
+    register unsigned long x2 __asm__("x2") = new_lo, x3 __asm__("x3") = new_hi;
+    __asm__ volatile("caspal	%0, %1, %2, %3, %4" : "+r"(x0), "+r"(x1) : "r"(x2), "r"(x3), "Q"(pair64.q) : "memory");
+    return x0 ^ (x1 << 1);
+}
+#endif
+
 static unsigned char bytes8;
 static unsigned short half16;
 static unsigned int word32;
@@ -94,9 +126,49 @@ void compute(unsigned long *out) {
     out[19] = __atomic_fetch_sub(&dword64, 12345, __ATOMIC_ACQ_REL) + __atomic_load_n(&dword64, __ATOMIC_ACQUIRE);
     __atomic_store_n(&dword64, 77, __ATOMIC_RELEASE);
     out[20] = __atomic_add_fetch(&dword64, 1, __ATOMIC_RELAXED);
+    /* the exclusive pairs (and CASP, in the LSE build) */
+    pair_add64(acc, acc >> 3);
+    pair_add64(7, 9);
+    pair_add32((unsigned)acc, (unsigned)(acc >> 40));
+    out[21] = pair64.d[0], out[22] = pair64.d[1], out[23] = (unsigned long)pair32.w[0] << 32 | pair32.w[1];
+#ifdef __ARM_FEATURE_ATOMICS
+    out[24] = casp64(pair64.d[0], pair64.d[1], 11, 12); /* matches: written */
+    out[25] = casp64(1, 2, 13, 14);                     /* does not: unchanged */
+    out[26] = pair64.d[0] + 3 * pair64.d[1];
+#endif
     unsigned long sum = 0;
-    for (int k = 0; k < 21; ++k) sum = sum * 31 + out[k];
+    for (int k = 0; k < 27; ++k) sum = sum * 31 + out[k];
     out[63] = sum;
+}
+
+/* Many threads add 1 to both halves of `pair64`, a->iterations times each
+ * (LDXP/STXP, or CASP in the LSE build), and read the pair whole after each
+ * add: the halves stay equal (`torn` counts reads where they were not) and
+ * no add is lost. */
+unsigned long torn;
+
+__attribute__((noinline)) static void pair_inc(void) {
+#ifdef __ARM_FEATURE_ATOMICS
+    unsigned long lo = pair64.d[0], hi = pair64.d[1];
+    for (;;) {
+        register unsigned long x0 __asm__("x0") = lo, x1 __asm__("x1") = hi;
+        register unsigned long x2 __asm__("x2") = lo + 1, x3 __asm__("x3") = hi + 1;
+        __asm__ volatile("caspal	%0, %1, %2, %3, %4" : "+r"(x0), "+r"(x1) : "r"(x2), "r"(x3), "Q"(pair64.q) : "memory");
+        if (x0 == lo && x1 == hi) return;
+        lo = x0, hi = x1; /* the pair seen: try again from it */
+    }
+#else
+    pair_add64(1, 1);
+#endif
+}
+
+void pair_thread(const struct cohsim_args *a) {
+    for (unsigned long n = 0; n < a->iterations; ++n) {
+        pair_inc();
+        unsigned long lo, hi;
+        __asm__ volatile("ldxp	%0, %1, %2\n	clrex" : "=&r"(lo), "=&r"(hi) : "Q"(pair64.q) : "memory");
+        if (lo != hi) __atomic_fetch_add(&torn, 1, __ATOMIC_RELAXED);
+    }
 }
 
 /* In cohsim: one thread computes inside a region of the function profile,
