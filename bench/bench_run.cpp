@@ -90,12 +90,20 @@ int suite(const std::string& self, std::string cohsim, bool full) {
     const std::string log = (tmp / "log").string();
     struct scenario {
         std::string name, config, duration;
+        std::vector<std::string> sets;  // more --set overrides
     };
-    const std::vector<scenario> scenarios = {
-        {"default scenario (2 cores, ticket lock)", "", "200ms"},
-        {"lockref, 28 cores (calibration)", (src / "configs/calibration/lockref_28_threads.yaml").string(), "10ms"},
-        {"qspinlock, 8 cores (asr platform)", (src / "bench/qspinlock_8_cores.yaml").string(), "20ms"},
+    std::vector<scenario> scenarios = {
+        {"default scenario (2 cores, ticket lock)", "", "200ms", {}},
+        {"lockref, 28 cores (calibration)", (src / "configs/calibration/lockref_28_threads.yaml").string(), "10ms", {}},
+        {"qspinlock, 8 cores (asr platform)", (src / "bench/qspinlock_8_cores.yaml").string(), "20ms", {}},
     };
+#ifdef COHSIM_C_WORKLOADS
+    // The same contention with the qspinlock compiled from C (workloads/c/qspinlock.c): decoded machine code.
+    if (fs::exists(fs::path(COHSIM_C_WORKLOADS) / "qspinlock.elf"))
+        scenarios.push_back({"qspinlock in C, 8 cores (asr platform)", (src / "bench/qspinlock_8_cores.yaml").string(), "20ms",
+                             {"workload.program=" + (fs::path(COHSIM_C_WORKLOADS) / "qspinlock.elf").string(),
+                              "workload.function=thread"}});
+#endif
     std::cout << "| scenario | simulated | host s | simulated s per host s | events per acquisition | kernel activations "
                  "per acquisition | events per host s | peak memory |\n|---|---|---|---|---|---|---|---|\n";
     int failures = 0;
@@ -103,6 +111,7 @@ int suite(const std::string& self, std::string cohsim, bool full) {
         std::vector<std::string> args;
         if (!s.config.empty()) args.push_back(s.config);
         args.insert(args.end(), {"--duration", s.duration});
+        for (const auto& set : s.sets) args.insert(args.end(), {"--set", set});
         const child_job r = run_child(self, args, log);
         const std::string out = read_file(log);
         const auto line = out.rfind("{\"");

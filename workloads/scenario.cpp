@@ -153,7 +153,9 @@ std::unique_ptr<workload_thread> elf_thread(const workload_params& w, const thre
         {"INSIDE_JITTER", 0}, {"OUTSIDE_JITTER", 0}, {"THRESHOLD", 10000}, {"COUNT", 0}};
     std::string known;
     for (const auto& [n, d] : names) known += (known.empty() ? "" : ", ") + std::string(n);
-    for (const auto& [k, v] : params) {
+    for (const auto& kv : params) {
+        const std::string& k = kv.first;
+        const std::int64_t v = kv.second;
         if (std::none_of(std::begin(names), std::end(names), [&](const auto& n) { return k == n.first; }))
             throw cfg::config_error({file, 0, 0}, w.params.count(k) ? "workload.params." + k : key + ".params." + k,
                                     "an ELF program's threads take no parameter " + k,
