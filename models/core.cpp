@@ -29,6 +29,8 @@ namespace {
 // RCpc (LDAPR): the A55/A75 generation implements it with Armv8.2 (`lrcpc`
 // in the Snapdragon 845's and RK3588's /proc/cpuinfo, sources.md 2, 10), as
 // do all later cores; ThunderX2's flags list no `lrcpc` (estimate: none).
+// LRCPC2 (LDAPUR/STLUR) is Armv8.4's, so the Armv9.0 cores' only: the
+// Armv8.2 cores' /proc/cpuinfo lists `lrcpc` but not `ilrcpc` (sources.md 2, 10).
 const std::vector<core_preset>& presets() {
     static const std::vector<core_preset> t = {
         {core_type::cortex_a7, "cortex-a7", 70, false, cycles{1}, cycles{1}, cycles{1}, 1},     // in-order, small (estimate)
@@ -68,6 +70,7 @@ const std::vector<std::pair<core_type, const char*>>& cfg::enum_names<core_type>
 
 bool has_lse(core_type t) { return preset_of(t).arch >= 81; }
 bool has_rcpc(core_type t) { return preset_of(t).rcpc; }
+bool has_lrcpc2(core_type t) { return preset_of(t).arch >= 84; }
 
 namespace {
 mem_request request(mem_request::kind_t kind, std::uint64_t addr, unsigned size, std::uint64_t value = 0) {

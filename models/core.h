@@ -98,6 +98,8 @@ const core_preset& preset_of(core_type t);
 bool has_lse(core_type t);
 // LDAPR (FEAT_LRCPC).
 bool has_rcpc(core_type t);
+// LDAPUR/STLUR, RCpc with an unscaled offset (FEAT_LRCPC2): Armv8.4 and later.
+bool has_lrcpc2(core_type t);
 
 // Per-cluster core timing (every core of a cluster is the same type).
 struct core_params {

@@ -348,6 +348,19 @@ insn load_store(std::uint32_t w, std::uint64_t pc) {
         i.text = std::string(name) + " " + rn(rt, i.wide) + ", " + rn(i.rt2, i.wide) + ", " + address_text(i, off);
         return i;
     }
+    if (bits(w, 29, 24) == 0b011001 && !bit(w, 21) && bits(w, 11, 10) == 0) {  // LDAPUR/STLUR (FEAT_LRCPC2)
+        const unsigned opc = bits(w, 23, 22), size = 1u << size_log;
+        if ((opc == 2 && size == 8) || (opc == 3 && size >= 4)) return undefined(w, "a reserved LDAPUR form");
+        const std::int64_t off = sext(bits(w, 20, 12), 9);
+        i.rcpc2 = true, i.has_imm = true, i.imm = static_cast<std::uint64_t>(off), i.rd = rt, i.size = size;
+        i.sign = opc >= 2;
+        i.wide = opc == 2 || (opc < 2 && size == 8);
+        if (opc == 0) i.o = op::stlr, i.release = true;
+        else i.o = op::ldapr, i.acquire = true;
+        i.text = std::string(opc == 0 ? "stlur" : i.sign ? "ldapurs" : "ldapur") + (size == 4 && i.sign ? "w" : size_suffix(size)) + " " +
+                 rn(rt, i.wide) + ", " + address_text(i, off);
+        return i;
+    }
     if (bits(w, 29, 27) != 0b111) return undefined(w, "a load/store form cohsim does not model");
     // Single registers: size and opc say which.
     const unsigned opc = bits(w, 23, 22);

@@ -19,6 +19,7 @@
 //   loads and stores: LDR/STR (B, H, W, X; LDRSB/LDRSH/LDRSW) with unsigned,
 //     unscaled, pre- and post-indexed immediate and register offsets, LDR
 //     literal, LDP/STP/LDPSW/LDNP/STNP, PRFM, LDAR/STLR (B, H, W, X), LDAPR,
+//     LDAPUR/LDAPURS*/STLUR (Armv8.4's RCpc with an offset),
 //     LDXR/LDAXR/STXR/STLXR, LDXP/LDAXP/STXP/STLXP, CAS(A)(L) (B, H, W, X), CASP,
 //     SWP and the LD<op>s (ADD, CLR, EOR, SET, SMAX, SMIN, UMAX, UMIN) with
 //     every ordering and size.

@@ -11,7 +11,7 @@ using namespace asmx;
 interpreter::interpreter(core& c, const program& p, std::uint64_t shared_base, std::uint64_t private_base,
                          lock_metrics* metrics, mutex_checker* mutex, region_profile* profile)
     : m_core(c), m_prog(p), m_shared(shared_base), m_private(private_base), m_metrics(metrics), m_mutex(mutex),
-      m_profile(profile), m_lse(has_lse(c.type())), m_rcpc(has_rcpc(c.type())) {}
+      m_profile(profile), m_lse(has_lse(c.type())), m_rcpc(has_rcpc(c.type())), m_rcpc2(has_lrcpc2(c.type())) {}
 
 void interpreter::feature_fault(const insn& i, const std::string& feature, const std::string& lacks,
                                 const std::string& advice) const {
@@ -219,6 +219,9 @@ void interpreter::run_program() {
                               : " (expected the LDXR/STXR build on this core, as Linux's alternatives choose: a program's "
                                 "`.equ LSE` is set per core)");
         if (is_lse(i.o)) aligned(i, address(i), i.o == op::casp ? 2 * i.size : i.size);
+        if (i.rcpc2 && !m_rcpc2)
+            feature_fault(i, "LDAPUR/STLUR (FEAT_LRCPC2, Armv8.4)", "without it",
+                          " (expected code built for the core: -march=armv8.2-a, or the core's own -mcpu)");
         if (i.o == op::ldapr && !m_rcpc)
             feature_fault(i, "LDAPR (FEAT_LRCPC, Armv8.3; an Armv8.2 extension on the A55/A75 generation)", "without it");
         std::size_t next = pc + 1;
@@ -516,7 +519,12 @@ void interpreter::run_program() {
             case op::ldar: aligned(i, address(i), i.size), set(i.rd, m_core.load(address(i), i.size), i.wide); break;
             // RCpc: may pass an earlier STLR to another address, which the
             // model does not exploit (it orders LDAPR as LDAR: conservative).
-            case op::ldapr: aligned(i, address(i), i.size), set(i.rd, m_core.load(address(i), i.size), i.wide); break;
+            case op::ldapr: {
+                aligned(i, address(i), i.size);
+                const std::uint64_t v = m_core.load(address(i), i.size);
+                set(i.rd, i.sign ? sign_extend(v, 8 * i.size) : v, i.wide);  // LDAPURS*: sign-extended
+                break;
+            }
             case op::str: case op::stlr:
                 if (i.o == op::stlr) aligned(i, address(i), i.size);
                 m_core.store(address(i), reg(i.rd), i.size, i.o == op::stlr);

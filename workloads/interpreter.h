@@ -77,6 +77,7 @@ private:
     std::uint64_t m_retired = 0;
     bool m_lse;   // the core has LSE atomics (Armv8.1+)
     bool m_rcpc;  // the core has LDAPR (FEAT_LRCPC)
+    bool m_rcpc2;  // and LDAPUR/STLUR (FEAT_LRCPC2)
     duration m_time_at_check;  // the core's time when m_retired last crossed a multiple of 2^20
 };
 

@@ -101,6 +101,7 @@ struct insn {
     // BIC/ORN/EON; for ccmp: CCMN), a second data register (pairs), a signed
     // load or divide, the operand's extension, the addressing mode.
     bool flags = false, invert = false, sign = false;
+    bool rcpc2 = false;  // LDAPUR/STLUR: an ldapr/stlr with an unscaled offset (FEAT_LRCPC2)
     int rt2 = -1;
     extend ext = extend::none;
     addr_mode am = addr_mode::offset;

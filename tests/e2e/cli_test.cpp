@@ -1877,3 +1877,23 @@ TEST_F(Cli, CRegionsReachTheFunctionProfile) {
         }
     EXPECT_TRUE(found);
 }
+
+// A build for a later architecture stops at its first instruction the core
+// lacks, naming the feature, the core type and its architecture, and where.
+TEST_F(Cli, CompiledCodeForALaterArchitectureStopsAtTheFirstMissingFeature) {
+    if (!*COHSIM_C_WORKLOADS) GTEST_SKIP() << "no aarch64-linux-gnu-gcc";
+    // Armv9 code (LDAPUR/STLUR) on the RK3588's Cortex-A76 (Armv8.2, LRCPC but not LRCPC2).
+    auto r = run({"run", std::string(COHSIM_SOURCE_DIR) + "/configs/platforms/rk3588_4xa55_4xa76.yaml", "--set",
+                  "workload.program=" + c_elf("alu_check-v9"), "--set", "workload.function=thread", "--set",
+                  "workload.threads=[{core: big.0}]", "--duration", "1ms", "-q", "--out", "v9"});
+    EXPECT_EQ(r.status, 1) << r.err;
+    EXPECT_NE(r.err.find("LDAPUR/STLUR (FEAT_LRCPC2, Armv8.4) on a cortex-a76 (Armv8.2, without it)"), std::string::npos) << r.err;
+    EXPECT_TRUE(std::regex_search(r.err, std::regex("\\(core big\\.0, at compute\\+0x[0-9a-f]+, instruction address 0x4"))) << r.err;
+    // The LSE build on the 2017 phone's Cortex-A53 (Armv8.0).
+    r = run({"run", "--set", "workload.program=" + c_elf("ticket_lock-lse"), "--set", "workload.function=thread", "-q", "--out", "lse"});
+    EXPECT_EQ(r.status, 1) << r.err;
+    EXPECT_NE(r.err.find("ldadda w2, w1, [x0]: an LSE atomic (FEAT_LSE, Armv8.1) on a cortex-a53 (Armv8.0, no LSE)"), std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("-march=armv8-a, or GCC's outline atomics"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("at spin_lock+0x4"), std::string::npos) << r.err;
+}

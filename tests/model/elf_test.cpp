@@ -88,6 +88,11 @@ TEST(ElfWorkload, CompiledCodeWithInlineAtomicsComputesWhatQemuComputes) {
     alu_check("-inline", {});
 }
 
+TEST(ElfWorkload, CompiledArmv9CodeComputesWhatQemuComputes) {
+    NEED_CROSS();
+    alu_check("-v9", {"clusters.little.core=cortex-a510", "clusters.big.core=cortex-a710"});
+}
+
 TEST(ElfWorkload, CompiledLseCodeComputesWhatQemuComputes) {
     NEED_CROSS();
     alu_check("-lse", lse_cores());

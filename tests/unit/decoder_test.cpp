@@ -65,7 +65,8 @@ const char* const lines[] = {
     "ldaddl x6, x7, [x8]", "ldaddal w9, w10, [x11]", "ldaddh w12, wzr, [x13]", "ldclral x0, x1, [x2]", "ldeorb w3, w4, [x5]",
     "ldsetl w6, w7, [x8]", "ldsmaxa x9, x10, [x11]", "ldsminh w12, w13, [x14]", "ldumaxal x15, x16, [x17]",
     "lduminlb w18, w19, [x20]", "ldaddal x0, x1, [sp]", "casp x0, x1, x2, x3, [x4]", "caspal w6, w7, w8, w9, [x10]",
-    "caspa x12, x13, x14, x15, [sp]",
+    "caspa x12, x13, x14, x15, [sp]", "stlur x1, [x6, #32]", "stlurb w2, [x3, #-1]", "stlurh w4, [sp]",
+    "ldapur w5, [x6, #4]", "ldapurb w7, [x8]", "ldapursw x9, [x10, #-8]", "ldapursh w11, [x12, #2]", "ldapursb x13, [x14, #255]",
 };
 
 // Where the cross-compiler's binutils are (the build found them; PATH otherwise).
@@ -186,7 +187,7 @@ TEST(Decoder, WhatItDoesNotModelIsUndefinedWithAReason) {
 }
 
 // Every instruction GCC 12 emitted into the shipped C workloads, in every
-// build (outline atomics from libgcc, inline LDXR/STXR, inline LSE), inside
+// build (outline atomics from libgcc, inline LDXR/STXR, inline LSE, Armv9), inside
 // every function, decodes to an instruction cohsim runs.
 TEST(Decoder, EveryFunctionOfTheCompiledWorkloadsDecodes) {
 #ifndef COHSIM_C_WORKLOADS
@@ -208,7 +209,7 @@ TEST(Decoder, EveryFunctionOfTheCompiledWorkloadsDecodes) {
             }
         }
     }
-    EXPECT_GE(files, 12u);  // 4 workloads x 3 builds
+    EXPECT_GE(files, 16u);  // 4 workloads x 4 builds
     EXPECT_GE(functions, 40u);
 #endif
 }
