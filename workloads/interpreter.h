@@ -28,7 +28,7 @@ public:
     // The core's program: runs until `halt` or for ever.
     void run();
 
-    std::uint64_t reg(int n) const { return n == asmx::zr ? 0 : m_x[n]; }
+    std::uint64_t reg(int n) const { return n == asmx::zr || n < 0 ? 0 : m_x[n]; }  // n < 0: no such operand
     // Machine code: the thread's stack (sp starts at `top`; below `bottom` is
     // an overflow, which stops the run) and its first argument (x0).
     void set_stack(std::uint64_t bottom, std::uint64_t top) { m_stack_bottom = bottom, m_x[asmx::sp] = top; }
