@@ -11,13 +11,20 @@ using namespace asmx;
 interpreter::interpreter(core& c, const program& p, std::uint64_t shared_base, std::uint64_t private_base,
                          lock_metrics* metrics, mutex_checker* mutex, region_profile* profile)
     : m_core(c), m_prog(p), m_shared(shared_base), m_private(private_base), m_metrics(metrics), m_mutex(mutex),
-      m_profile(profile), m_lse(has_lse(c.type())), m_rcpc(has_rcpc(c.type())), m_rcpc2(has_lrcpc2(c.type())) {}
-
-void interpreter::feature_fault(const insn& i, const std::string& feature, const std::string& lacks,
-                                const std::string& advice) const {
-    const core_preset& p = preset_of(m_core.type());
-    fault(i, feature + " on a " + p.name + " (Armv" + std::to_string(p.arch / 10) + "." + std::to_string(p.arch % 10) + ", " +
-                 lacks + "): the core would take an undefined-instruction exception" + advice);
+      m_profile(profile), m_lse(has_lse(c.type())), m_rcpc(has_rcpc(c.type())), m_rcpc2(has_lrcpc2(c.type())) {
+    m_entry = p.entry;
+    const std::size_t n = p.code.size();
+    m_checks.resize(n);
+    for (std::size_t k = 0; k < n; ++k) {
+        const insn& i = p.code[k];
+        const bool direct = i.o == op::b || i.o == op::bcond || i.o == op::cbz || i.o == op::cbnz || i.o == op::tbz ||
+                            i.o == op::tbnz || i.o == op::bl;
+        const bool moves_sp =
+            i.rd == sp || ((i.am == addr_mode::pre || i.am == addr_mode::post) && (i.rn == sp || i.rn == zr));
+        if (is_lse(i.o) || i.rcpc2 || i.o == op::ldapr) m_checks[k] |= check_before;
+        if ((!p.function_end.empty() && p.function_end[k]) || (direct && i.target >= n) || moves_sp)
+            m_checks[k] |= check_after;
+    }
 }
 
 void interpreter::set(int n, std::uint64_t v, bool wide) {
@@ -186,8 +193,45 @@ void interpreter::run() {
     use_all();  // every register final, every load's data in
 }
 
+void interpreter::checks_before(const insn& i) const {
+    if (!m_lse && is_lse(i.o))
+        feature_fault(i, "an LSE atomic (FEAT_LSE, Armv8.1)", "no LSE",
+                      m_prog.machine_code
+                          ? " (expected code built for Armv8.0 on this core: -march=armv8-a, or GCC's outline atomics, "
+                            "which choose at run time)"
+                          : " (expected the LDXR/STXR build on this core, as Linux's alternatives choose: a program's "
+                            "`.equ LSE` is set per core)");
+    if (is_lse(i.o)) aligned(i, address(i), i.o == op::casp ? 2 * i.size : i.size);
+    if (i.rcpc2 && !m_rcpc2)
+        feature_fault(i, "LDAPUR/STLUR (FEAT_LRCPC2, Armv8.4)", "without it",
+                      " (expected code built for the core: -march=armv8.2-a, or the core's own -mcpu)");
+    if (i.o == op::ldapr && !m_rcpc)
+        feature_fault(i, "LDAPR (FEAT_LRCPC, Armv8.3; an Armv8.2 extension on the A55/A75 generation)", "without it");
+}
+
+void interpreter::checks_after(const insn& i, std::size_t pc, std::size_t next) const {
+    // Machine code running on from a function's last instruction into whatever follows.
+    if (next == pc + 1 && !m_prog.function_end.empty() && m_prog.function_end[pc])
+        fault(i, "execution ran past the end of the function (a function missing its ret, or a call that returned "
+                 "nowhere): the next instruction belongs to something else");
+    // A direct branch whose target lies outside the program (machine code only).
+    if (next >= m_prog.code.size() && next != pc + 1)
+        fault(i, "a branch to address " + hex_address(i.dest) + ", outside the program's code");
+    // The stack pointer below the thread's stack: the function's frames overflowed it.
+    if (m_x[sp] < m_stack_bottom)
+        fault(i, "stack overflow: sp is " + hex_address(m_x[sp]) + ", below the thread's stack (" +
+                     hex_address(m_stack_bottom) + "..): deep recursion, or large local arrays");
+}
+
+void interpreter::feature_fault(const insn& i, const std::string& feature, const std::string& lacks,
+                                const std::string& advice) const {
+    const core_preset& p = preset_of(m_core.type());
+    fault(i, feature + " on a " + p.name + " (Armv" + std::to_string(p.arch / 10) + "." + std::to_string(p.arch % 10) + ", " +
+                 lacks + "): the core would take an undefined-instruction exception" + advice);
+}
+
 void interpreter::run_program() {
-    std::size_t pc = m_prog.entry;
+    std::size_t pc = m_entry;
     for (;;) {
         // Past the last instruction: a function without its ret, or a program
         // without its halt. Real code would run on into whatever follows.
@@ -211,19 +255,8 @@ void interpreter::run_program() {
         use(i.rd), use(i.rn), use(i.rm), use(i.rs), use(i.rt2);
         if (i.o == op::bl || i.o == op::blr || i.o == op::ret) use(30);
         if (i.o == op::casp) use(i.rs + 1);
-        if (!m_lse && is_lse(i.o))
-            feature_fault(i, "an LSE atomic (FEAT_LSE, Armv8.1)", "no LSE",
-                          m_prog.machine_code
-                              ? " (expected code built for Armv8.0 on this core: -march=armv8-a, or GCC's outline atomics, "
-                                "which choose at run time)"
-                              : " (expected the LDXR/STXR build on this core, as Linux's alternatives choose: a program's "
-                                "`.equ LSE` is set per core)");
-        if (is_lse(i.o)) aligned(i, address(i), i.o == op::casp ? 2 * i.size : i.size);
-        if (i.rcpc2 && !m_rcpc2)
-            feature_fault(i, "LDAPUR/STLUR (FEAT_LRCPC2, Armv8.4)", "without it",
-                          " (expected code built for the core: -march=armv8.2-a, or the core's own -mcpu)");
-        if (i.o == op::ldapr && !m_rcpc)
-            feature_fault(i, "LDAPR (FEAT_LRCPC, Armv8.3; an Armv8.2 extension on the A55/A75 generation)", "without it");
+        const std::uint8_t checks = m_checks[pc];
+        if (checks & check_before) checks_before(i);
         std::size_t next = pc + 1;
         const unsigned bits = i.wide ? 64 : 32;
         const std::uint64_t mask = i.wide ? ~0ULL : 0xffffffffULL;
@@ -548,17 +581,7 @@ void interpreter::run_program() {
                 else m_core.retire(insn_class::hint);
                 break;
         }
-        // Machine code running on from a function's last instruction into whatever follows.
-        if (next == pc + 1 && !m_prog.function_end.empty() && m_prog.function_end[pc])
-            fault(i, "execution ran past the end of the function (a function missing its ret, or a call that returned "
-                     "nowhere): the next instruction belongs to something else");
-        // A direct branch whose target lies outside the program (machine code only).
-        if (next >= m_prog.code.size() && next != pc + 1)
-            fault(i, "a branch to address " + hex_address(i.dest) + ", outside the program's code");
-        // The stack pointer below the thread's stack: the function's frames overflowed it.
-        if (m_x[sp] < m_stack_bottom)
-            fault(i, "stack overflow: sp is " + hex_address(m_x[sp]) + ", below the thread's stack (" +
-                         hex_address(m_stack_bottom) + "..): deep recursion, or large local arrays");
+        if (checks & check_after) checks_after(i, pc, next);
         pc = next;
     }
 }

@@ -33,6 +33,7 @@ public:
     // an overflow, which stops the run) and its first argument (x0).
     void set_stack(std::uint64_t bottom, std::uint64_t top) { m_stack_bottom = bottom, m_x[asmx::sp] = top; }
     void set_argument(std::uint64_t x0) { m_x[0] = x0; }
+    void set_entry(std::size_t pc) { m_entry = pc; }  // where run() starts (the program's entry unless set)
     std::uint64_t retired() const { return m_retired; }
 
 private:
@@ -67,6 +68,7 @@ private:
     region_profile* m_profile;
     std::uint64_t m_x[33] = {};  // x0..x30, (31: the zero register, never written), sp
     std::uint64_t m_stack_bottom = 0;
+    std::size_t m_entry = 0;
     struct pending {
         int ticket = -1;  // the core's load ticket, -1 = the register holds its value
         bool wide = true;
@@ -78,6 +80,14 @@ private:
     bool m_lse;   // the core has LSE atomics (Armv8.1+)
     bool m_rcpc;  // the core has LDAPR (FEAT_LRCPC)
     bool m_rcpc2;  // and LDAPUR/STLUR (FEAT_LRCPC2)
+    // Per instruction, the checks it needs, worked out once so that the rest
+    // run with no test: before it runs (an LSE or RCpc instruction: the core's
+    // features, the access's alignment), after it (the last of a function, a
+    // direct branch out of the program, a write to sp).
+    enum : std::uint8_t { check_before = 1, check_after = 2 };
+    std::vector<std::uint8_t> m_checks;
+    void checks_before(const asmx::insn& i) const;
+    void checks_after(const asmx::insn& i, std::size_t pc, std::size_t next) const;
     duration m_time_at_check;  // the core's time when m_retired last crossed a multiple of 2^20
 };
 

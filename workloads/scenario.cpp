@@ -64,11 +64,13 @@ void workload_params::describe(cfg::struct_schema<workload_params>& s) {
         .def(std::string());
 }
 
-workload_thread::workload_thread(core& c, asmx::program p, mutex_checker& mutex, std::uint64_t args)
+workload_thread::workload_thread(core& c, std::shared_ptr<const asmx::program> p, std::size_t entry,
+                                 mutex_checker& mutex, std::uint64_t args)
     : m_core_id(c.id()), m_program(std::move(p)), m_metrics(c.id()), m_profile(c.id()) {
-    m_interp = std::make_unique<interpreter>(c, m_program, shared_base, private_base + c.agent() * private_stride,
+    m_interp = std::make_unique<interpreter>(c, *m_program, shared_base, private_base + c.agent() * private_stride,
                                              &m_metrics, &mutex, &m_profile);
-    if (m_program.machine_code) {
+    m_interp->set_entry(entry);
+    if (m_program->machine_code) {
         const std::uint64_t bottom = stack_base + c.agent() * stack_size;
         m_interp->set_stack(bottom, bottom + stack_size);
         m_interp->set_argument(args);
@@ -77,7 +79,8 @@ workload_thread::workload_thread(core& c, asmx::program p, mutex_checker& mutex,
 }
 
 workload_thread::workload_thread(core& c, std::vector<trace_op> ops, mutex_checker& mutex)
-    : m_core_id(c.id()), m_metrics(c.id()), m_profile(c.id()), m_trace(std::move(ops)) {
+    : m_core_id(c.id()), m_program(std::make_shared<const asmx::program>()), m_metrics(c.id()), m_profile(c.id()),
+      m_trace(std::move(ops)) {
     c.set_program([this, &mutex](core& self) { replay(self, m_trace, &m_metrics, &mutex); });
 }
 
@@ -116,7 +119,7 @@ workload_params with_files_resolved(const workload_params& w, const std::string&
 }
 
 bool workload_thread::takes_locks() const {
-    for (const auto& i : m_program.code)
+    for (const auto& i : m_program->code)
         if (i.o == asmx::op::mark && i.mark == asmx::mark_kind::lock_acquired) return true;
     for (const auto& op : m_trace)
         if (op.kind == trace_op::mark && op.which == asmx::mark_kind::lock_acquired) return true;
@@ -143,8 +146,8 @@ void load_data(memory_system& mem, std::uint64_t base, const std::vector<std::ui
 // written into memory once, the thread's arguments into its .private area.
 std::unique_ptr<workload_thread> elf_thread(const workload_params& w, const thread_params& t, std::size_t index,
                                             const std::string& file, const std::map<std::string, std::int64_t>& params,
-                                            core& c, memory_system& mem, mutex_checker& mutex, std::string& image_loaded,
-                                            bool all_lse) {
+                                            core& c, memory_system& mem, mutex_checker& mutex,
+                                            std::shared_ptr<const asmx::program>& image, bool all_lse) {
     const std::string key = "workload.threads[" + std::to_string(index) + "]";
     // The thread's arguments: the loop harness's parameters (workloads/locks/loop.s),
     // from workload.params, the thread's params and its inside/outside/... keys.
@@ -166,20 +169,19 @@ std::unique_ptr<workload_thread> elf_thread(const workload_params& w, const thre
     if (!function)
         throw cfg::config_error({file, 0, 0}, key, "an ELF program, but no function for this thread to run",
                                 "workload.function (every thread) or " + key + ".function");
-    if (!image_loaded.empty() && image_loaded != file)
-        throw cfg::config_error({file, 0, 0}, key + ".program", "a second ELF program in one workload (the first: " + image_loaded + ")",
+    if (image && image->file != file)
+        throw cfg::config_error({file, 0, 0}, key + ".program", "a second ELF program in one workload (the first: " + image->file + ")",
                                 "one ELF file whose functions the threads run (their code and data share one address space)");
-    asmx::program p = asmx::load_elf(file, shared_base);
-    p.entry = asmx::function_index(p, *function, t.function ? key + ".function" : "workload.function");
-    if (image_loaded.empty()) {
-        for (const auto& s : p.image) load_data(mem, s.addr, s.bytes);
-        image_loaded = file;
+    if (!image) {  // read once; every thread runs from the same copy
+        image = std::make_shared<const asmx::program>(asmx::load_elf(file, shared_base));
+        for (const auto& s : image->image) load_data(mem, s.addr, s.bytes);
         // GCC's outline atomics (libgcc) take their LSE path when this byte is
         // set; a C library's start-up sets it from HWCAP_ATOMICS, and none runs
         // here: set when every thread's core has LSE (one copy for all threads).
-        const auto lse = p.objects.find("__aarch64_have_lse_atomics");
-        if (lse != p.objects.end()) mem.poke(lse->second, 1, all_lse ? 1 : 0);
+        const auto lse = image->objects.find("__aarch64_have_lse_atomics");
+        if (lse != image->objects.end()) mem.poke(lse->second, 1, all_lse ? 1 : 0);
     }
+    const std::size_t entry = asmx::function_index(*image, *function, t.function ? key + ".function" : "workload.function");
     // struct cohsim_args (workloads/include/cohsim.h), eight bytes a field, in its order.
     const std::uint64_t args = private_base + c.agent() * private_stride;
     mem.poke(args, 8, index);
@@ -188,7 +190,7 @@ std::unique_ptr<workload_thread> elf_thread(const workload_params& w, const thre
         const auto it = params.find(names[f].first);
         mem.poke(args + 16 + 8 * f, 8, static_cast<std::uint64_t>(it != params.end() ? it->second : names[f].second));
     }
-    return std::make_unique<workload_thread>(c, std::move(p), mutex, args);
+    return std::make_unique<workload_thread>(c, image, entry, mutex, args);
 }
 
 }  // namespace
@@ -212,7 +214,7 @@ std::vector<std::unique_ptr<workload_thread>> build_workload(const workload_para
     }
     const std::vector<std::string> search = include_search(w, config_dir);
     bool shared_loaded = false;
-    std::string image_loaded;  // the ELF file whose segments are in memory
+    std::shared_ptr<const asmx::program> image;  // the ELF file, once read: its segments are in memory
     bool all_lse = true;
     for (const auto& t : w.threads)
         for (core* x : cores)
@@ -234,7 +236,7 @@ std::vector<std::unique_ptr<workload_thread>> build_workload(const workload_para
         const std::string file =
             resolve(t.program.value_or(w.program), config_dir, search, t.program ? "workload.threads.program" : "workload.program");
         if (file.rfind("lib:", 0) != 0 && asmx::is_elf(file)) {
-            out.push_back(elf_thread(w, t, index, file, params, *c, mem, mutex, image_loaded, all_lse));
+            out.push_back(elf_thread(w, t, index, file, params, *c, mem, mutex, image, all_lse));
             continue;
         }
         asmx::program p = asmx::assemble_file(file, params, search);
@@ -250,7 +252,8 @@ std::vector<std::unique_ptr<workload_thread>> build_workload(const workload_para
             throw cfg::config_error({p.file, 0, 0}, "", "private data larger than 64KiB", "at most 64KiB of .private data");
         if (!shared_loaded) load_data(mem, shared_base, p.shared_init), shared_loaded = true;
         load_data(mem, private_base + c->agent() * private_stride, p.private_init);
-        out.push_back(std::make_unique<workload_thread>(*c, std::move(p), mutex));
+        const std::size_t entry = p.entry;
+        out.push_back(std::make_unique<workload_thread>(*c, std::make_shared<const asmx::program>(std::move(p)), entry, mutex));
     }
     return out;
 }

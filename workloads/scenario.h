@@ -83,13 +83,16 @@ constexpr std::uint64_t stack_size = 0x10000;
 // One core's running thread.
 class workload_thread {
 public:
-    // `args`: machine code only, the address of the thread's struct cohsim_args (its x0).
-    workload_thread(core& c, asmx::program p, mutex_checker& mutex, std::uint64_t args = 0);
+    // Runs `p` from instruction `entry`. Threads may share one program (an
+    // ELF file's functions). `args`: machine code only, the address of the
+    // thread's struct cohsim_args (its x0).
+    workload_thread(core& c, std::shared_ptr<const asmx::program> p, std::size_t entry, mutex_checker& mutex,
+                    std::uint64_t args = 0);
     workload_thread(core& c, std::vector<trace_op> ops, mutex_checker& mutex);  // trace replay
     const std::string& core_id() const { return m_core_id; }
     const lock_metrics& metrics() const { return m_metrics; }
     const region_profile& profile() const { return m_profile; }
-    const asmx::program& program() const { return m_program; }
+    const asmx::program& program() const { return *m_program; }
     // Its program (or trace) marks lock acquisitions: it contends for a lock.
     bool takes_locks() const;
     // Who watches: the timeline (lock waits, critical sections).
@@ -97,7 +100,7 @@ public:
 
 private:
     std::string m_core_id;
-    asmx::program m_program;
+    std::shared_ptr<const asmx::program> m_program;
     lock_metrics m_metrics;
     region_profile m_profile;
     std::unique_ptr<interpreter> m_interp;
