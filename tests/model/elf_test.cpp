@@ -9,7 +9,6 @@
 
 #include "lock_threads.h"
 #include "platform_fixture.h"
-#include "workloads/elf.h"
 #include "workloads/scenario.h"
 
 using namespace cohsim;
@@ -56,7 +55,7 @@ void alu_check(const std::string& variant, const std::vector<std::string>& cores
     sets.insert(sets.end(), cores.begin(), cores.end());
     system_model sys(test_platform(sets));
     run_to_end();
-    const std::uint64_t results = asmx::load_elf(elf("alu_check" + variant), shared_base).objects.at("results");
+    const std::uint64_t results = sys.threads().at(0)->program().objects.at("results");
     for (unsigned k = 0; k < 64; ++k) EXPECT_EQ(sys.memory().peek(results + 8 * k, 8), expected[k]) << "results[" << k << "]";
 }
 
@@ -66,67 +65,78 @@ void lock_counts(const std::string& file, const std::string& function, unsigned 
                  unsigned per_cluster = 2) {
     const auto ids = cores_of(per_cluster, per_cluster);
     std::vector<std::string> sets = {"clusters.little.cores=" + std::to_string(per_cluster),
-                                     "clusters.big.cores=" + std::to_string(per_cluster),"workload.program=" + elf(file), "workload.function=" + function, "workload.params={COUNT: 1}",
+                                     "clusters.big.cores=" + std::to_string(per_cluster),
+                                     "workload.program=" + elf(file),
+                                     "workload.function=" + function,
+                                     "workload.params={COUNT: 1}",
                                      threads_on(ids, iters, [](unsigned) { return std::string(", inside: 50cycles"); })};
     sets.insert(sets.end(), extra.begin(), extra.end());
     system_model sys(test_platform(sets));
     run_to_end();
     EXPECT_EQ(acquisitions(sys), ids.size() * iters);
-    const std::uint64_t counter = asmx::load_elf(elf(file), shared_base).objects.at("counter");
+    const std::uint64_t counter = sys.threads().at(0)->program().objects.at("counter");
     EXPECT_EQ(sys.memory().peek(counter, 8), ids.size() * iters) << "the counter in the critical section";
 }
 
 }  // namespace
 
-TEST(ElfWorkload, CompiledCodeComputesWhatQemuComputes) {
+// alu_check in each build, on cores that have what the build uses.
+struct alu_case {
+    const char* name;
+    const char* variant;  // the build: "", -inline, -lse, -v9
+    std::vector<std::string> cores;
+};
+
+void PrintTo(const alu_case& c, std::ostream* os) { *os << c.name; }
+
+class CompiledCode : public ::testing::TestWithParam<alu_case> {};
+
+TEST_P(CompiledCode, ComputesWhatQemuComputes) {
     NEED_CROSS();
-    alu_check("", {});
+    alu_check(GetParam().variant, GetParam().cores);
 }
 
-TEST(ElfWorkload, CompiledCodeWithInlineAtomicsComputesWhatQemuComputes) {
+INSTANTIATE_TEST_SUITE_P(
+    ElfWorkload, CompiledCode,
+    ::testing::Values(alu_case{"OutlineAtomics", "", {}}, alu_case{"InlineAtomics", "-inline", {}},
+                      alu_case{"Armv9", "-v9", {"clusters.little.core=cortex-a510", "clusters.big.core=cortex-a710"}},
+                      alu_case{"Lse", "-lse", lse_cores()}),
+    [](const ::testing::TestParamInfo<alu_case>& i) { return std::string(i.param.name); });
+
+// Each lock compiled from C, `iters` iterations on every core of a platform
+// with `per_cluster` cores a cluster; the LSE builds on cores with LSE. The
+// qspinlock runs on 8 cores, so that its fast path, pending bit and MCS queue
+// all run (8 contenders queue).
+struct lock_case {
+    const char* name;
+    const char* file;
+    const char* function;
+    unsigned iters;
+    bool lse;
+    unsigned per_cluster;
+};
+
+void PrintTo(const lock_case& c, std::ostream* os) { *os << c.name; }
+
+class CompiledLock : public ::testing::TestWithParam<lock_case> {};
+
+TEST_P(CompiledLock, ExcludesAndCountsEveryCriticalSection) {
     NEED_CROSS();
-    alu_check("-inline", {});
+    const lock_case& c = GetParam();
+    lock_counts(c.file, c.function, c.iters, c.lse ? lse_cores() : std::vector<std::string>{}, c.per_cluster);
 }
 
-TEST(ElfWorkload, CompiledArmv9CodeComputesWhatQemuComputes) {
-    NEED_CROSS();
-    alu_check("-v9", {"clusters.little.core=cortex-a510", "clusters.big.core=cortex-a710"});
-}
-
-TEST(ElfWorkload, CompiledLseCodeComputesWhatQemuComputes) {
-    NEED_CROSS();
-    alu_check("-lse", lse_cores());
-}
-
-TEST(ElfWorkload, TicketLockInCExcludesAndCountsEveryCriticalSection) {
-    NEED_CROSS();
-    lock_counts("ticket_lock", "thread", 300);
-}
-
-TEST(ElfWorkload, TicketLockInCWithLseExcludesAndCounts) {
-    NEED_CROSS();
-    lock_counts("ticket_lock-lse", "thread", 300, lse_cores());
-}
-
-TEST(ElfWorkload, C11FlagLockExcludesAndCounts) {
-    NEED_CROSS();
-    lock_counts("c11_locks", "flag_thread", 300);
-}
-
-TEST(ElfWorkload, C11CasLockExcludesAndCounts) {
-    NEED_CROSS();
-    lock_counts("c11_locks", "cas_thread", 300);
-}
-
-TEST(ElfWorkload, C11LocksWithInlineLdxrStxrExcludeAndCount) {
-    NEED_CROSS();
-    lock_counts("c11_locks-inline", "cas_thread", 200);
-}
-
-TEST(ElfWorkload, C11LocksWithInlineLseExcludeAndCount) {
-    NEED_CROSS();
-    lock_counts("c11_locks-lse", "flag_thread", 200, lse_cores());
-}
+INSTANTIATE_TEST_SUITE_P(
+    ElfWorkload, CompiledLock,
+    ::testing::Values(lock_case{"TicketLock", "ticket_lock", "thread", 300, false, 2},
+                      lock_case{"TicketLockLse", "ticket_lock-lse", "thread", 300, true, 2},
+                      lock_case{"C11Flag", "c11_locks", "flag_thread", 300, false, 2},
+                      lock_case{"C11Cas", "c11_locks", "cas_thread", 300, false, 2},
+                      lock_case{"C11CasInlineLdxrStxr", "c11_locks-inline", "cas_thread", 200, false, 2},
+                      lock_case{"C11FlagInlineLse", "c11_locks-lse", "flag_thread", 200, true, 2},
+                      lock_case{"QspinlockEightCores", "qspinlock", "thread", 200, false, 4},
+                      lock_case{"QspinlockLseEightCores", "qspinlock-lse", "thread", 200, true, 4}),
+    [](const ::testing::TestParamInfo<lock_case>& i) { return std::string(i.param.name); });
 
 // 16-byte pairs under contention: 4 cores add 1 to both halves of a pair
 // 300 times each (LDXP/STXP; CASP in the LSE build) and read it whole after
@@ -137,7 +147,7 @@ void pairs(const std::string& file, const std::vector<std::string>& cores) {
     sets.insert(sets.end(), cores.begin(), cores.end());
     system_model sys(test_platform(sets));
     run_to_end();
-    const auto p = asmx::load_elf(elf(file), shared_base);
+    const asmx::program& p = sys.threads().at(0)->program();
     const std::uint64_t pair = p.objects.at("pair64"), torn = p.objects.at("torn");
     EXPECT_EQ(sys.memory().peek(pair, 8), 1200u);
     EXPECT_EQ(sys.memory().peek(pair + 8, 8), 1200u);
@@ -154,28 +164,16 @@ TEST(ElfWorkload, CaspIsAtomicUnderContention) {
     pairs("alu_check-lse", lse_cores());
 }
 
-// The C qspinlock on 8 cores: the fast path, the pending bit and the MCS
-// queue all run (8 contenders queue); each build on the cores it suits.
-TEST(ElfWorkload, QspinlockInCExcludesAndCountsOnEightCores) {
-    NEED_CROSS();
-    lock_counts("qspinlock", "thread", 200, {}, 4);
-}
-
-TEST(ElfWorkload, QspinlockInCWithLseExcludesAndCountsOnEightCores) {
-    NEED_CROSS();
-    lock_counts("qspinlock-lse", "thread", 200, lse_cores(), 4);
-}
-
 // GCC's outline atomics take LSE when every thread's core has it: cohsim sets
 // libgcc's switch as a C library's start-up would, and clears it otherwise.
 // One platform per process (SystemC elaborates once): a test per core pair.
 void outline_switch(bool lse) {
-    const std::uint64_t have = asmx::load_elf(elf("c11_locks"), shared_base).objects.at("__aarch64_have_lse_atomics");
     std::vector<std::string> sets = {"workload.program=" + elf("c11_locks"), "workload.function=cas_thread",
                                      "workload.threads=[{core: little.0, iterations: 1}, {core: big.0, iterations: 1}]"};
     if (lse)
         for (const auto& s : lse_cores()) sets.push_back(s);
     system_model sys(test_platform(sets));
+    const std::uint64_t have = sys.threads().at(0)->program().objects.at("__aarch64_have_lse_atomics");
     EXPECT_EQ(sys.memory().peek(have, 1), lse ? 1u : 0u);
 }
 

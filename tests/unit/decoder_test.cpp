@@ -75,6 +75,17 @@ const char* const lines[] = {
 #endif
 std::string tool(const std::string& name) { return std::string(COHSIM_CROSS_PREFIX) + name; }
 
+#define NEED_BINUTILS() \
+    if (!*COHSIM_CROSS_PREFIX) GTEST_SKIP() << "no aarch64-linux-gnu binutils (sh scripts/setup.sh installs them)"
+
+// The source lines as one text, one statement a line.
+template <std::size_t N>
+std::string joined(const char* const (&lines)[N]) {
+    std::string text;
+    for (const char* l : lines) text += std::string(l) + "\n";
+    return text;
+}
+
 // Assembles `text` with GNU as and returns the .text words.
 std::vector<std::uint32_t> assemble_gnu(const std::string& text) {
     const fs::path dir = fs::temp_directory_path() / ("cohsim-decoder-" + std::to_string(::getpid()));
@@ -98,10 +109,8 @@ std::vector<std::uint32_t> assemble_gnu(const std::string& text) {
 }  // namespace
 
 TEST(Decoder, EveryFormDecodesToTheTextTheCrossAssemblerEncoded) {
-    if (!*COHSIM_CROSS_PREFIX) GTEST_SKIP() << "no aarch64-linux-gnu binutils (sh scripts/setup.sh installs them)";
-    std::string text;
-    for (const char* l : lines) text += std::string(l) + "\n";
-    const auto words = assemble_gnu(text);
+    NEED_BINUTILS();
+    const auto words = assemble_gnu(joined(lines));
     ASSERT_EQ(words.size(), std::size(lines));
     for (std::size_t k = 0; k < words.size(); ++k) {
         const insn i = decode(words[k], 4 * k);
@@ -113,7 +122,7 @@ TEST(Decoder, EveryFormDecodesToTheTextTheCrossAssemblerEncoded) {
 // Where the cohsim assembly language has the same instruction, both paths
 // give the same operation, registers, width, size, ordering and immediate.
 TEST(Decoder, AgreesWithTheCohsimAssemblerOnTheirCommonInstructions) {
-    if (!*COHSIM_CROSS_PREFIX) GTEST_SKIP() << "no aarch64-linux-gnu binutils (sh scripts/setup.sh installs them)";
+    NEED_BINUTILS();
     const char* const common[] = {
         "add x0, x1, #16", "and x0, x1, x2", "eor w11, w12, w13, ror #31", "ldr x0, [x1]", "ldr w2, [x3, #4]",
         "ldrb w4, [x5, #4095]", "str x13, [x2, #8]", "strb wzr, [x14]", "ldar x0, [x1]", "ldarh w4, [x5]", "stlr w6, [x7]",
@@ -123,8 +132,7 @@ TEST(Decoder, AgreesWithTheCohsimAssemblerOnTheirCommonInstructions) {
         "lduminlb w18, w19, [x20]", "csel x0, x1, x2, eq", "csinc w3, w4, w5, ne", "csinv x6, x7, x8, hs",
         "csneg w9, w10, w11, gt", "mrs x0, cntvct_el0", "mrs x2, cntfrq_el0", "nop", "yield", "wfe", "sev", "sevl", "clrex",
         "isb"};
-    std::string text;
-    for (const char* l : common) text += std::string(l) + "\n";
+    const std::string text = joined(common);
     const auto words = assemble_gnu(text);
     ASSERT_EQ(words.size(), std::size(common));
     const program p = assemble_text(text + "halt\n", "common.s");
