@@ -18,6 +18,7 @@
 #include "app/spawn.h"
 #include "app/sweep.h"
 #include "app/text_table.h"
+#include "app/yaml_reader.h"
 #include "sim/config_tree.h"
 #include "sim/files.h"
 #include "sim/units.h"
@@ -137,6 +138,60 @@ case_members run_case_members(const std::vector<calibration_case>& cases, const 
     return m;
 }
 
+namespace {
+
+// The platform's core-to-core rows of configs/references.yaml, checked per
+// draw beside the cases: `cohsim c2c PLATFORM --check` with the draw's values
+// of the platform (the cases' other files do not describe the silicon), on
+// the first two cores of every cluster (every kind of pair, at the reference
+// board's clocks). A row marked known_miss is reported, not counted.
+struct reference_rows {
+    std::vector<std::string> names;      // "pairs little", in references.yaml's order
+    std::vector<std::vector<int>> result;  // [draw][row]: 1 pass, 0 miss, -1 a known miss (not counted)
+};
+
+reference_rows c2c_references(const std::string& platform, const case_members& m, std::size_t n, unsigned jobs,
+                              const fs::path& out) {
+    reference_rows r;
+    const std::string stem = fs::path(platform).stem().string();
+    const YAML::Node root = load_yaml_file(find_config("references.yaml"), "a readable references.yaml");
+    if (!root[stem] || !root[stem]["c2c"]) return r;
+    const platform_config cfg = load_platform(platform, {}, false);
+    std::string cores;
+    for (const auto& c : cfg.clusters)
+        for (std::uint32_t k = 0; k < std::min<std::uint32_t>(2, c.second.cores); ++k)
+            cores += (cores.empty() ? "" : ",") + c.first + "." + std::to_string(k);
+    std::vector<child_job> children(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        children[i].args = {"c2c", platform, "--check", "--cores", cores, "-j", "1", "--out", (out / "c2c" / point_name(i)).string()};
+        for (std::size_t j = 0; j < m.params.size(); ++j)
+            if (m.param_files[j] == platform) {
+                children[i].args.push_back("--set");
+                children[i].args.push_back(m.params[j].path + "=" + m.params[j].format(m.draws[i][j]));
+            }
+        children[i].log = (out / "c2c" / (point_name(i) + ".log")).string();
+    }
+    fs::create_directories(out / "c2c");
+    std::cerr << "cohsim: " << stem << "'s core-to-core figures (configs/references.yaml): " << n << " runs of cohsim c2c --check\n";
+    run_children(children, jobs, [](std::size_t) {});
+    for (std::size_t i = 0; i < n; ++i) {
+        const fs::path f = out / "c2c" / point_name(i) / "c2c.json";
+        if (children[i].status > 1 || !fs::exists(f))
+            throw std::runtime_error("cohsim c2c failed for draw " + std::to_string(i) + " (exit " + std::to_string(children[i].status) +
+                                     "): see " + children[i].log);
+        const json report = json::parse(read_file(f.string()));
+        std::vector<int> row;
+        for (const auto& e : report.value("checks", json::array())) {
+            if (i == 0) r.names.push_back("pairs " + e["pairs"].get<std::string>());
+            row.push_back(e.contains("known_miss") ? -1 : e["pass"].get<bool>() ? 1 : 0);
+        }
+        r.result.push_back(row);
+    }
+    return r;
+}
+
+}  // namespace
+
 std::string replace_calibrated_block(const std::string& text, const std::string& block) {
     const auto b = text.find(begin_marker);
     if (b == std::string::npos) {
@@ -165,6 +220,14 @@ earlier calibration), runs every case once per draw (one draw = one
 hypothetical chip and measurement set-up, the same across the cases), and
 keeps the draws whose runs pass every check of every case with the check's
 own tolerance.
+
+The platform's core-to-core figures (its c2c rows in configs/references.yaml,
+measured on the chip or its closest relative) are checked beside the cases:
+per draw, `cohsim c2c PLATFORM --check` with the draw's values of the
+platform, on the first two cores of each cluster; a draw is kept only when
+every row not marked known_miss passes too (--no-references leaves them out).
+The cases fix combinations of the values; the hand-off times fix the hops the
+lock cases cannot see.
 
 Each file holding drawn values (the platform; the cases' harness and
 activity profile, which describe the measurement runs) gets a block written
@@ -214,6 +277,8 @@ int cmd_calibrate(const std::vector<std::string>& args) {
         ("also", po::value(&also)->composing()->value_name("FILE"),
          "also write the block into FILE, a self-contained config repeating the values (e.g. configs/default.yaml); repeatable")  //
         ("dry-run", "report the narrowed ranges without writing them into PLATFORM")  //
+        ("no-references", "leave out the platform's core-to-core figures (configs/references.yaml), which are "
+                          "otherwise checked per draw beside the cases")  //
         ("help,h", "show this help");
     const parsed_args p = parse_args(args, d);
     if (cases_file.empty() && !p.vm.count("help")) cases_file = data_file("configs/calibration/cases.yaml");
@@ -262,6 +327,8 @@ int cmd_calibrate(const std::vector<std::string>& args) {
     case_members m = all;  // per draw: its first replicate's values
     m.draws.clear();
     for (std::size_t i = 0; i < n; ++i) m.draws.push_back(all.draws[i * replicates]);
+    const reference_rows refs =
+        p.vm.count("no-references") ? reference_rows{} : c2c_references(platform, m, n, jobs, fs::absolute(out_dir));
     std::vector<std::size_t> kept;
     json members = json::array();
     for (std::size_t i = 0; i < n; ++i) {
@@ -277,9 +344,15 @@ int cmd_calibrate(const std::vector<std::string>& args) {
             }
             runs.push_back({{"run", k}, {"checks", checks}});
         }
+        json c2c = json::array();
+        for (std::size_t row = 0; row < refs.names.size(); ++row) {
+            const int res = refs.result[i][row];
+            ok = ok && res != 0;
+            c2c.push_back({{"check", refs.names[row]}, {"result", res == 1 ? "PASS" : res == 0 ? "FAIL" : "known miss"}});
+        }
         json draws = json::object();
         for (std::size_t j = 0; j < m.params.size(); ++j) draws[m.params[j].path] = m.params[j].format(m.draws[i][j]);
-        members.push_back({{"member", i}, {"kept", ok}, {"draws", draws}, {"runs", runs}});
+        members.push_back({{"member", i}, {"kept", ok}, {"draws", draws}, {"runs", runs}, {"c2c_references", c2c}});
         if (ok) kept.push_back(i);
     }
     // Per check, how many draws passed it: which measurement did the narrowing.
@@ -292,6 +365,12 @@ int cmd_calibrate(const std::vector<std::string>& args) {
         for (const auto& rr : all.rows) skipped = skipped && rr[row].outcome == check_row::result::skipped;
         ct.row({all.rows[0][row].case_id, all.rows[0][row].check,
                 skipped ? "skipped" : std::to_string(pass) + " of " + std::to_string(n)});
+    }
+    for (std::size_t row = 0; row < refs.names.size(); ++row) {
+        std::size_t pass = 0;
+        for (std::size_t i = 0; i < n; ++i) pass += refs.result[i][row] == 1;
+        ct.row({row ? "" : "c2c (references.yaml)", refs.names[row],
+                refs.result[0][row] < 0 ? "known miss, not counted" : std::to_string(pass) + " of " + std::to_string(n)});
     }
     std::cout << ct.str() << "\n" << kept.size() << " of " << n << " draws pass every check\n\n";
 
@@ -388,7 +467,8 @@ int cmd_calibrate(const std::vector<std::string>& args) {
         if (here.empty()) continue;
         std::ostringstream block;
         block << begin_marker << "\n# " << stamp << ", conditioned on the cases of " << fs::path(cases_file).filename().string()
-              << ": " << ids << ".\n# " << kept.size() << " of " << n << " Latin-hypercube draws (" << replicates
+              << ": " << ids << (refs.names.empty() ? "" : ";\n# and on the platform's core-to-core rows of references.yaml")
+              << ".\n# " << kept.size() << " of " << n << " Latin-hypercube draws (" << replicates
               << " runs each, each of at most " << dur << ") passed every check in every run.\n# Range: the kept draws' extent; nominal: the kept draw nearest their medians.\n"
               << "# The prior ranges stay on the values above (calibrate draws from those).\ncalibrated:\n";
         for (const auto& [j, rel] : here) block << "  " << rel << ": " << post[j] << "\n";

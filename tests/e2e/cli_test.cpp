@@ -44,6 +44,25 @@ protected:
     }
     void TearDown() override { fs::remove_all(m_dir); }
 
+    // cases.yaml for `cohsim calibrate`: one case `id` of case.yaml (a lock
+    // between c.0 and c.1) whose "measurement" is the simulator's own run of
+    // it, the acquisitions scaled to a 20 s run (the truth a calibration
+    // should recover), judged by `check`.
+    void write_cases_from_truth(const std::string& id, const std::string& check) {
+        const result r = run({"run", "case.yaml", "-q", "--out", "truth", "--json", "truth.json"});
+        ASSERT_EQ(r.status, 0) << r.err;
+        const json truth = read_json("truth.json");
+        double a0 = 0, a1 = 0;
+        for (const auto& c : truth["cores"])
+            if (c.contains("lock")) (c["id"] == "c.0" ? a0 : a1) = c["lock"]["acquisitions"].get<double>();
+        ASSERT_GT(a0, 100);
+        ASSERT_GT(a1, 100);
+        const double scale = 20.0 / (truth["simulated_ns"].get<double>() * 1e-9);
+        write("cases.yaml", "cases:\n  - id: " + id + "\n    config: case.yaml\n    quick: 1ms\n    little: c.0\n    big: c.1\n"
+                            "    runs:\n      - [" + std::to_string(a0 * scale) + ", " + std::to_string(a1 * scale) + ", 100]\n"
+                            "    checks:\n      - " + check + "\n");
+    }
+
     pid_t spawn(const std::string& bin, const std::vector<std::string>& args) {
         const pid_t pid = fork();
         if (pid == 0) {
@@ -1122,21 +1141,10 @@ TEST_F(Cli, CalibrateNarrowsAKnownParameterAroundTheTruthAndWritesItBack) {
           "workload:\n  program: locks/ticket_llsc.s\n"
           "  params: {INSIDE: 200, INSIDE_JITTER: 20, OUTSIDE: 300, OUTSIDE_JITTER: 20}\n"
           "  threads: [{core: c.0}, {core: c.1}]\n");
-    // The synthetic measurement: the truth's acquisitions, scaled to a 20 s run.
-    auto r = run({"run", "case.yaml", "-q", "--out", "truth", "--json", "truth.json"});
-    ASSERT_EQ(r.status, 0) << r.err;
-    const json truth = read_json("truth.json");
-    double a0 = 0, a1 = 0;
-    for (const auto& c : truth["cores"])
-        if (c.contains("lock")) (c["id"] == "c.0" ? a0 : a1) = c["lock"]["acquisitions"].get<double>();
-    ASSERT_GT(a0, 100);
-    ASSERT_GT(a1, 100);
-    const double scale = 20.0 / (truth["simulated_ns"].get<double>() * 1e-9);
-    write("cases.yaml", "cases:\n  - id: known\n    config: case.yaml\n    quick: 1ms\n    little: c.0\n    big: c.1\n"
-                        "    runs:\n      - [" + std::to_string(a0 * scale) + ", " + std::to_string(a1 * scale) + ", 100]\n"
-                        "    checks:\n      - {kind: big_rate, factor: 1.1}\n");
+    write_cases_from_truth("known", "{kind: big_rate, factor: 1.1}");
+    if (HasFatalFailure()) return;
     // --dry-run reports and leaves the platform alone.
-    r = run({"calibrate", "plat.yaml", "--file", "cases.yaml", "-n", "16", "--duration", "1ms", "-j", "2", "--out", "cal", "--dry-run"});
+    auto r = run({"calibrate", "plat.yaml", "--file", "cases.yaml", "-n", "16", "--duration", "1ms", "-j", "2", "--out", "cal", "--dry-run"});
     ASSERT_EQ(r.status, 0) << r.err << r.out;
     EXPECT_EQ(slurp(plat), plat_text);
     EXPECT_NE(r.out.find("calibrated:\n  clusters.c.freq: "), std::string::npos) << r.out;
@@ -1209,6 +1217,57 @@ TEST_F(Cli, CalibrateNarrowsAKnownParameterAroundTheTruthAndWritesItBack) {
     expect_bad({"calibrate", "plat.yaml", "--file", "cases.yaml", "-n", "2"}, "--draws");
     write("other.yaml", plat_text);
     expect_bad({"calibrate", "other.yaml", "--file", "cases.yaml"}, "no case of cases.yaml uses other.yaml");
+}
+
+// `cohsim calibrate` checks the platform's core-to-core figures
+// (references.yaml) per draw beside its cases. A value the lock case cannot
+// see (its two cores' SCU snoop hop, with a check of x/10 that every draw
+// passes) is pinned by the hand-off time alone: a "measurement" made by
+// `cohsim c2c` at a known hop of 8 cycles, then a prior of 1..16 cycles.
+// The kept draws lie around 8 and exclude the prior's ends; without the
+// references (--no-references) every draw is kept.
+TEST_F(Cli, CalibrateKeepsOnlyTheDrawsThatMatchTheCoreToCoreFigures) {
+    write("plat.yaml",
+          "clusters:\n  c: {freq: 1GHz, cores: 2, core: cortex-a53,\n"
+          "      scu: {request_latency: 2cycles, snoop_latency: 8cycles ~ 1cycle..16cycles}}\n"
+          "timer: {freq: 1.92MHz, evnti: 8}\ninterconnect: {freq: 533MHz}\n");
+    write("case.yaml",
+          "include: plat.yaml\nrun: {duration: 1ms, seed: 1}\n"
+          "workload:\n  program: locks/ticket_llsc.s\n  params: {INSIDE: 200, OUTSIDE: 300}\n"
+          "  threads: [{core: c.0}, {core: c.1}]\n");
+    write_cases_from_truth("loose", "{kind: big_rate, factor: 10}");
+    if (HasFatalFailure()) return;
+    // The synthetic measurement: the hand-off time at the true hop.
+    auto r = run({"c2c", "plat.yaml", "-j", "2", "--out", "c2c-truth"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const double ns = read_json("c2c-truth/c2c.json")["groups"][0]["mean_ns"].get<double>();
+    ASSERT_GT(ns, 0);
+    // references.yaml in the working directory is the one c2c --check reads.
+    write("references.yaml", "plat:\n  c2c:\n    - {pairs: c, measured: " + std::to_string(ns) + "ns.." + std::to_string(ns) +
+                                 "ns, tolerance: 10%, source: \"the simulator at 8 cycles\"}\n");
+    auto kept_range = [&](const std::vector<std::string>& extra) {
+        std::vector<std::string> args = {"calibrate", "plat.yaml", "--file", "cases.yaml", "-n", "16", "--duration", "1ms",
+                                         "-j", "2", "--out", "cal", "--dry-run"};
+        args.insert(args.end(), extra.begin(), extra.end());
+        auto res = run(args);
+        EXPECT_EQ(res.status, 0) << res.err << res.out;
+        std::smatch m;
+        EXPECT_TRUE(std::regex_search(res.out, m, std::regex(R"(snoop_latency: (\d+)cycles? ~ (\d+)cycles?\.\.(\d+)cycles?)")))
+            << res.out;
+        return m.empty() ? std::pair<int, int>{0, 0} : std::pair<int, int>{std::stoi(m[2]), std::stoi(m[3])};
+    };
+    const auto [lo, hi] = kept_range({});
+    EXPECT_GT(lo, 1) << "a hop far below the truth is excluded";
+    EXPECT_LT(hi, 16) << "a hop far above the truth is excluded";
+    EXPECT_LE(lo, 8);
+    EXPECT_GE(hi, 8);
+    const json report = read_json("cal/calibration.json");
+    EXPECT_LT(report["kept"].get<int>(), 16);
+    EXPECT_EQ(report["members"][0]["c2c_references"][0]["check"], "pairs c");
+    const auto [lo_all, hi_all] = kept_range({"--no-references"});
+    EXPECT_LE(lo_all, 2);
+    EXPECT_GE(hi_all, 15);
+    EXPECT_EQ(read_json("cal/calibration.json")["kept"].get<int>(), 16);
 }
 
 // `cohsim validate --bands`: an ensemble per case, each check judged on its band.
