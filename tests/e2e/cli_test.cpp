@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <climits>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -1865,43 +1866,115 @@ INSTANTIATE_TEST_SUITE_P(
         elf_fault{"no_ret", "add x0, x0, #2", "execution ran past the end of the function", "no_ret\\+0x4"}),
     [](const auto& info) { return std::string(info.param.function); });
 
-// The C ticket lock (workloads/c/ticket_lock.c: the kernel's inline assembly,
-// the loop harness in C) against the assembly library's (ticket_llsc.s with
-// loop.s) in the three 2017 cases. The lock code is the same; the harnesses
-// differ by a few compiled instructions an iteration (loads of the thread's
-// arguments). Where the frequency skew decides (the two skewed cases), each
-// core's acquisitions agree within 5% (plus 100 for a starved core's
-// handful); at equal clocks the two cores settle into a different phase of
-// the same fair alternation (the harness shifts it), so only the verdicts
-// must agree there.
+// The C ticket lock (workloads/c/ticket_lock.c) is the assembly lock of the
+// calibration cases with its harness compiled: the same lock, a few more
+// instructions an iteration. Where a verdict sits on a cliff, a point beside
+// it says little, so the skewed cases compare where the cliff lies: the
+// OUTSIDE from which the little core is served fairly. An oracle for where
+// the C lock's cliff should be: its uncontended iteration is D cycles longer,
+// so the same timing falls D cycles lower in OUTSIDE.
+namespace {
+// OUTSIDE -> (little core's verdict, acquisitions) from a sweep's results.csv.
+std::map<int, std::pair<std::string, double>> little_by_outside(const std::string& csv) {
+    std::istringstream in(csv);
+    std::string line;
+    std::getline(in, line);
+    std::vector<std::string> head;
+    for (std::istringstream h(line); std::getline(h, line, ',');) head.push_back(line);
+    const auto col = [&](const std::string& name) {
+        const auto it = std::find(head.begin(), head.end(), name);
+        EXPECT_NE(it, head.end()) << name;
+        return std::size_t(it - head.begin());
+    };
+    const std::size_t x = col("workload.params.OUTSIDE"), cl = col("cluster"), v = col("verdict"), n = col("acquisitions");
+    std::map<int, std::pair<std::string, double>> out;
+    while (std::getline(in, line)) {
+        std::vector<std::string> f;
+        for (std::istringstream r(line); std::getline(r, line, ',');) f.push_back(line);
+        if (f.size() == head.size() && f[cl] == "little") out[std::stoi(f[x])] = {f[v], std::stod(f[n])};
+    }
+    return out;
+}
+// The smallest swept OUTSIDE from which every larger one is fair (INT_MAX: none).
+int fair_from(const std::map<int, std::pair<std::string, double>>& m) {
+    int edge = INT_MAX;
+    for (auto it = m.rbegin(); it != m.rend() && it->second.first == "fair"; ++it) edge = it->first;
+    return edge;
+}
+}  // namespace
+
 TEST_F(Cli, TicketLockInCRunsAsTheAssemblyLockDoes) {
     if (!*COHSIM_C_WORKLOADS) GTEST_SKIP() << "no aarch64-linux-gnu-gcc";
-    const std::string params = "workload.params={INSIDE: 200, OUTSIDE: 300, INSIDE_JITTER: 20, OUTSIDE_JITTER: 20}";
-    for (const std::string name : {"asr_freq_skew_no_backoff", "asr_freq_skew_wfe_backoff", "asr_equal_freq"}) {
-        SCOPED_TRACE(name);
-        const std::string cfg = std::string(COHSIM_SOURCE_DIR) + "/configs/calibration/" + name + ".yaml";
-        auto r = run({"run", cfg, "--duration", "300ms", "--set", params, "-q", "--out", "asm"});
-        ASSERT_EQ(r.status, 0) << r.err;
-        r = run({"run", cfg, "--duration", "300ms", "--set", params, "--set", "workload.program=" + c_elf("ticket_lock"), "--set",
-                 "workload.function=thread", "-q", "--out", "c"});
-        ASSERT_EQ(r.status, 0) << r.err;
-        const json a = read_json("asm/result.json"), c = read_json("c/result.json");
-        ASSERT_EQ(a["cores"].size(), c["cores"].size());
-        unsigned contenders = 0;
-        for (std::size_t k = 0; k < a["cores"].size(); ++k) {
-            const auto& x = a["cores"][k];
-            const auto& y = c["cores"][k];
-            if (!x.contains("lock")) continue;
-            ++contenders;
-            SCOPED_TRACE(x["id"].get<std::string>());
-            EXPECT_EQ(x["lock"]["verdict"], y["lock"]["verdict"]);
-            const double n = x["lock"]["acquisitions"].get<double>(), m = y["lock"]["acquisitions"].get<double>();
-            if (name != "asr_equal_freq") {
-                EXPECT_NEAR(m, n, 0.05 * n + 100);
-            }
-        }
-        EXPECT_EQ(contenders, 2u);
+    const std::string dir = std::string(COHSIM_SOURCE_DIR) + "/configs/calibration/";
+    const std::vector<std::string> c_lock = {"--set", "workload.program=" + c_elf("ticket_lock"), "--set", "workload.function=thread"};
+    const auto with = [](std::vector<std::string> a, const std::vector<std::string>& b) {
+        a.insert(a.end(), b.begin(), b.end());
+        return a;
+    };
+    // D: one core alone, no jitter, no interrupts; iterations in 10 ms at 1.8 GHz.
+    double period[2];
+    for (int k = 0; k < 2; ++k) {
+        const std::vector<std::string> alone = {"run", dir + "asr_freq_skew_no_backoff.yaml", "--duration", "10ms", "--set",
+                                                "workload.params={INSIDE: 200, OUTSIDE: 300, INSIDE_JITTER: 0, OUTSIDE_JITTER: 0}",
+                                                "--set", "workload.threads=[{core: big.3}]", "--set", "activity={}", "-q", "--out",
+                                                k ? "alone-c" : "alone-asm"};
+        ASSERT_EQ(run(k ? with(alone, c_lock) : alone).status, 0);
+        const json j = read_json(std::string(k ? "alone-c" : "alone-asm") + "/result.json");
+        double n = 0;
+        for (const auto& c : j["cores"])
+            if (c.contains("lock")) n = c["lock"]["acquisitions"].get<double>();
+        ASSERT_GT(n, 0);
+        period[k] = 10e-3 * 1.8e9 / n;  // cycles an iteration
     }
+    const double d = period[1] - period[0];
+    EXPECT_GT(d, 3.0) << "the C harness compiles to more instructions than the assembly one";
+    EXPECT_LT(d, 60.0) << "but only a few";
+
+    const std::string params = "workload.params={INSIDE: 200, OUTSIDE: 300, INSIDE_JITTER: 20, OUTSIDE_JITTER: 20}";
+    for (const std::string name : {"asr_freq_skew_no_backoff", "asr_freq_skew_wfe_backoff"}) {
+        SCOPED_TRACE(name);
+        const std::vector<std::string> sweep = {"sweep", dir + name + ".yaml", "--set", params, "--set", "run.duration=50ms",
+                                                "--vary", "workload.params.OUTSIDE=200:420:10", "-j", "2", "--out"};
+        ASSERT_EQ(run(with(sweep, {name + "-asm"})).status, 0);
+        ASSERT_EQ(run(with(with(sweep, {name + "-c"}), c_lock)).status, 0);
+        const auto a = little_by_outside(slurp(m_dir / (name + "-asm") / "results.csv"));
+        const auto c = little_by_outside(slurp(m_dir / (name + "-c") / "results.csv"));
+        ASSERT_EQ(a.size(), 23u);
+        ASSERT_EQ(c.size(), 23u);
+        // Both have a cliff inside the swept range: unfair below it, fair above.
+        const int ea = fair_from(a), ec = fair_from(c);
+        ASSERT_GT(ea, 200);
+        ASSERT_GT(ec, 200);
+        ASSERT_LE(ea, 420);
+        ASSERT_LE(ec, 420);
+        // The C lock's cliff lies D lower, within two steps of the sweep.
+        EXPECT_NEAR(ec, ea - d, 20.0) << "assembly fair from OUTSIDE " << ea << ", C from " << ec << ", D = " << d;
+        // Above the cliff, the C lock at OUTSIDE x - D loops with the period
+        // of the assembly lock at x: the little core's counts agree within 10%
+        // (D rounded to the sweep's step of 10).
+        const int shift = 10 * int(std::lround(d / 10));
+        unsigned compared = 0;
+        for (const auto& [x, v] : a)
+            if (x > ea && c.count(x - shift)) {
+                SCOPED_TRACE(x);
+                EXPECT_NEAR(c.at(x - shift).second, v.second, 0.1 * v.second);
+                ++compared;
+            }
+        EXPECT_GE(compared, 5u);
+    }
+    // Equal clocks: no cliff to mind; the same verdicts, fair, at the harness's estimates.
+    const std::vector<std::string> eq = {"run", dir + "asr_equal_freq.yaml", "--duration", "100ms", "--set", params, "-q", "--out"};
+    ASSERT_EQ(run(with(eq, {"eq-asm"})).status, 0);
+    ASSERT_EQ(run(with(with(eq, {"eq-c"}), c_lock)).status, 0);
+    const json a = read_json("eq-asm/result.json"), c = read_json("eq-c/result.json");
+    unsigned contenders = 0;
+    for (std::size_t k = 0; k < a["cores"].size(); ++k)
+        if (a["cores"][k].contains("lock")) {
+            ++contenders;
+            EXPECT_EQ(a["cores"][k]["lock"]["verdict"], "fair");
+            EXPECT_EQ(c["cores"][k]["lock"]["verdict"], "fair");
+        }
+    EXPECT_EQ(contenders, 2u);
 }
 
 // An ELF program's threads take the loop harness's parameters; anything else,

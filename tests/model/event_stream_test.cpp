@@ -21,6 +21,7 @@ platform_config make(std::vector<std::string> sets) {
     o.emplace_back("test", "timer={freq: 1.92MHz, evnti: 8}");
     o.emplace_back("test", "interconnect={freq: 533MHz}");
     o.emplace_back("test", "workload.threads=[]");
+    o.emplace_back("test", "spread_spectrum={}");  // steady clocks: the times below assume them
     for (auto& s : sets) o.emplace_back("test", s);
     return load_platform("", o);
 }

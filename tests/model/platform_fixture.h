@@ -46,6 +46,7 @@ inline platform_config test_platform(const std::vector<std::string>& sets = {}) 
         "workload.threads=[]",
         "workload.params={}",
         "activity={}",  // no interrupts unless a test asks for them
+        "spread_spectrum={}",  // steady clocks (the default's calibrated down-spread dropped) unless a test asks
     };
     for (const char* b : base) o.emplace_back("test", b);
     if (exact_runs()) o.emplace_back("test", "run.exact=true");
