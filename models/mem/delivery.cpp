@@ -33,6 +33,7 @@ duration delivery::cross(duration t, unsigned k, std::uint64_t line, bool to_hom
 }
 
 duration delivery::scu_to_home(unsigned k, std::uint64_t line, duration t) {
+    m_ic.touch(line, m_socket_of[k]);
     const interconnect_params& p = m_ic.params();
     return m_ic.through(synchronized(cross(t, k, line, true, false), 1, k, line), home_socket(line),
                         interconnect::channel::request, p.request_occupancy, p.request_latency);

@@ -11,6 +11,12 @@ const std::vector<std::pair<arbitration, const char*>>& cfg::enum_names<arbitrat
     return l;
 }
 
+const std::vector<std::pair<placement, const char*>>& cfg::enum_names<placement>::list() {
+    static const std::vector<std::pair<placement, const char*>> l = {{placement::interleave, "interleave"},
+                                                                      {placement::first_touch, "first_touch"}};
+    return l;
+}
+
 void interconnect_params::describe(cfg::struct_schema<interconnect_params>& s) {
     s.param("freq", &interconnect_params::freq, "interconnect clock")
         .range(frequency{1'000'000}, frequency{10'000'000'000ULL});
@@ -61,6 +67,14 @@ void interconnect_params::describe(cfg::struct_schema<interconnect_params>& s) {
             "inter-socket link bandwidth each way, bytes per second")
         .def(interconnect_params{}.link_bytes_per_second)
         .range(std::uint64_t{1'000'000}, std::uint64_t{10'000'000'000'000ULL});
+    s.param("placement", &interconnect_params::homes,
+            "which socket's memory holds a line, with several sockets: interleave (by line number, as a firmware's "
+            "socket interleave or numactl --interleave) or first_touch (the socket of the first core to ask for a "
+            "line of its page: Linux's default local allocation)")
+        .def(interconnect_params{}.homes);
+    s.param("page_size", &interconnect_params::page_size, "first_touch's granule: the OS page size")
+        .def(interconnect_params{}.page_size)
+        .range(byte_size{4096}, byte_size{1u << 30});
 }
 
 interconnect::interconnect(const interconnect_params& p, unsigned sockets, unsigned agents)

@@ -6,8 +6,11 @@
 // clock edge (or when the channel is free, if later), holds the channel for
 // `occupancy` cycles and arrives `latency` cycles after it started; answers
 // to the point of serialisation hold no channel. Simultaneous requests for a
-// line are ordered by the arbitration policy, never by host order. Lines are
-// interleaved over the sockets' homes by line number.
+// line are ordered by the arbitration policy, never by host order. With
+// several sockets, a line's home (the socket whose memory holds it) follows
+// `placement`: interleaved by line number, or the socket of the first core to
+// ask for any line of its page (first touch, Linux's default local
+// allocation), which is the socket's own memory for the rest of the run.
 // Not modelled: the snoop filter's capacity (it is exact and unbounded:
 // `snoop_filter: true` snoops only the clusters holding the line), QoS,
 // virtual channels, credit flow control.
@@ -27,6 +30,7 @@
 #pragma once
 
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 #include "sim/clock_domain.h"
@@ -40,6 +44,12 @@ enum class arbitration { fifo, round_robin, fixed_priority };
 template <>
 struct cfg::enum_names<arbitration> {
     static const std::vector<std::pair<arbitration, const char*>>& list();
+};
+
+enum class placement { interleave, first_touch };
+template <>
+struct cfg::enum_names<placement> {
+    static const std::vector<std::pair<placement, const char*>>& list();
 };
 
 struct interconnect_params {
@@ -64,6 +74,8 @@ struct interconnect_params {
     // spread_spectrum section with this PLL's phase; not a key here).
     spread_spectrum clock_spread;
     std::uint64_t link_bytes_per_second = 25'000'000'000ULL;
+    placement homes = placement::interleave;  // which socket's memory holds a line
+    byte_size page_size{4096};                // first_touch's granule
     static void describe(cfg::struct_schema<interconnect_params>& s);
 };
 
@@ -77,9 +89,19 @@ public:
     const interconnect_params& params() const { return m_p; }
     const clock_domain& clock() const { return m_clock; }
     unsigned sockets() const { return static_cast<unsigned>(m_ports.size()); }
-    // The socket whose home serves `line` (interleaved by line number).
+    // The socket whose home serves `line`: interleaved by line number, or
+    // (first_touch) the socket `touch` recorded for its page.
     unsigned home_socket(std::uint64_t line, std::uint64_t line_bytes) const {
+        if (m_p.homes == placement::first_touch && m_ports.size() > 1) {
+            const auto it = m_page_home.find(line / m_p.page_size.bytes);
+            if (it != m_page_home.end()) return it->second;
+        }
         return static_cast<unsigned>((line / line_bytes) % m_ports.size());
+    }
+    // A request from a core of `socket` for `line` reaches the interconnect:
+    // under first_touch, the first one for its page places the page there.
+    void touch(std::uint64_t line, unsigned socket) {
+        if (m_p.homes == placement::first_touch && m_ports.size() > 1) m_page_home.emplace(line / m_p.page_size.bytes, socket);
     }
 
     // A message through channel `c` of socket `socket`'s interconnect, sent
@@ -141,6 +163,7 @@ private:
         duration request, snoop, data;  // busy until
     };
     std::vector<ports> m_ports;  // per socket
+    std::unordered_map<std::uint64_t, unsigned> m_page_home;  // first_touch: page -> socket
 };
 
 }  // namespace cohsim

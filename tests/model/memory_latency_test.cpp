@@ -211,6 +211,44 @@ TEST(MemoryLatency, RemoteSocketCrossesTheLinkBothWays) {
     EXPECT_EQ(rd.after.fs, done.fs);
 }
 
+// First touch: the same read as above, but its page is placed on the
+// reader's socket (1), so the request and the data stay off the link; the
+// broadcast snoop of the little cluster (socket 0) crosses it both ways.
+// Then little.0 reads the next line of that page: homed on socket 1 too,
+// its request and data cross the link.
+TEST(MemoryLatency, FirstTouchPlacesThePageOnTheFirstReadersSocket) {
+    system_model sys(test_platform({"clusters.big.socket=1", "interconnect.link_latency=100ns",
+                                    "interconnect.placement=first_touch"}));
+    op_times rd, next;
+    sys.find_core("big.0")->set_program([&](core& c) {
+        rd.before = c.local_time();
+        c.load(A);
+        rd.after = c.local_time();
+    });
+    sys.find_core("little.0")->set_program([&](core& c) {
+        c.work(cycles{10'000});  // 12 us: after big.0's read
+        next.before = c.local_time();
+        c.load(A + 64);
+        next.after = c.local_time();
+    });
+    run_for_fs(100'000'000'000ULL);
+    const hops h;
+    const std::uint64_t link = 100'000'000;
+    const duration at_ic = h.ic(h.B.time_of(5), 26);
+    const duration mem = h.I.next_edge(duration{at_ic.fs + 100'000'000});
+    const duration little_back =
+        h.ic(duration{h.L.edge_after(h.L.next_edge(duration{h.ic(at_ic, 27).fs + link}), cycles{6}).fs + link}, 26);
+    const duration done = h.B.edge_after(h.B.next_edge(h.ic(hops::max(mem, little_back), 26)), cycles{2});
+    EXPECT_EQ(rd.after.fs, done.fs);
+    // little.0's read of A + 64: over the link to socket 1's home, memory
+    // there, the snoop of big (same socket as the home), the data back over the link.
+    const duration at_ic2 = h.ic(duration{h.L.edge_after(next.before, cycles{5}).fs + link}, 26);
+    const duration mem2 = h.I.next_edge(duration{at_ic2.fs + 100'000'000});
+    const duration big_back = h.ic(h.B.edge_after(h.B.next_edge(h.ic(at_ic2, 27)), cycles{6}), 26);
+    const duration done2 = h.L.edge_after(h.L.next_edge(duration{h.ic(hops::max(mem2, big_back), 26).fs + link}), cycles{2});
+    EXPECT_EQ(next.after.fs, done2.fs);
+}
+
 namespace {
 const char* const dynamiq[] = {"dsus={dsu0: {freq: 1.2GHz, l3: {size: 2MiB, ways: 16, latency: 20cycles}}}",
                                "clusters.little.dsu=dsu0", "clusters.big.dsu=dsu0",
