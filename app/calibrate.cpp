@@ -5,10 +5,13 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <functional>
 #include <ctime>
 #include <iostream>
 #include <map>
 #include <sstream>
+
+#include <unistd.h>
 
 #include "app/data.h"
 #include "app/ensemble.h"
@@ -61,7 +64,7 @@ const char* const end_marker = "# ---- end of calibrated ranges ----";
 
 case_members run_case_members(const std::vector<calibration_case>& cases, const fs::path& cases_dir, std::size_t n,
                               std::size_t replicates, unsigned jobs, const std::string& max_duration, const fs::path& out, bool calibrated,
-                              std::uint64_t seed) {
+                              std::uint64_t seed, const std::function<std::vector<bool>(const case_members&)>& screen) {
     case_members m;
     std::vector<config_run> runs;
     std::map<std::string, std::size_t> index_of;
@@ -93,10 +96,9 @@ case_members run_case_members(const std::vector<calibration_case>& cases, const 
     const auto u = latin_hypercube(n, m.params.size(), seed);
     m.draws.assign(runs_n, std::vector<std::uint64_t>(m.params.size(), 0));  // filled per config below
 
-    const auto t0 = std::chrono::steady_clock::now();
-    std::vector<fs::path> dirs;
-    for (std::size_t r = 0; r < runs.size(); ++r) {
-        const config_run& cr = runs[r];
+    // Every config's sweep: run k's seed and values (the draws are filled here, before anything runs).
+    std::vector<sweep_def> defs;
+    for (const config_run& cr : runs) {
         sweep_def def;
         def.config = fs::absolute(cr.file).string();
         def.sets = {"run.duration=" + to_string(cr.length)};
@@ -115,17 +117,39 @@ case_members run_case_members(const std::vector<calibration_case>& cases, const 
             }
             def.axes.push_back(a);
         }
+        defs.push_back(def);
+    }
+    // The screen sees each draw once (its first run's values) and says which draws run.
+    m.ran.assign(runs_n, true);
+    if (screen) {
+        case_members per_draw = m;
+        per_draw.draws.clear();
+        for (std::size_t i = 0; i < n; ++i) per_draw.draws.push_back(m.draws[i * R]);
+        const std::vector<bool> wanted = screen(per_draw);
+        for (std::size_t k = 0; k < runs_n; ++k) m.ran[k] = k / R < wanted.size() && wanted[k / R];
+    }
+    std::vector<std::size_t> chosen;  // the runs that run (point k of every sweep is run k)
+    for (std::size_t k = 0; k < runs_n; ++k)
+        if (m.ran[k]) chosen.push_back(k);
+
+    const auto t0 = std::chrono::steady_clock::now();
+    std::vector<fs::path> dirs;
+    for (std::size_t r = 0; r < runs.size(); ++r) {
+        const config_run& cr = runs[r];
         const fs::path dir = out / cr.case_id / fs::path(cr.file).stem();
-        std::cerr << "cohsim: " << cr.case_id << " (" << fs::path(cr.file).filename().string() << "): " << runs_n << " runs of "
-                  << to_string(cr.length) << " [" << r + 1 << "/" << runs.size() << "]\n";
-        run_sweep(def, dir, jobs, dir.string());
         dirs.push_back(dir);
+        if (chosen.empty()) continue;
+        std::cerr << "cohsim: " << cr.case_id << " (" << fs::path(cr.file).filename().string() << "): " << chosen.size() << " runs of "
+                  << to_string(cr.length) << " [" << r + 1 << "/" << runs.size() << "]\n";
+        // The whole sweep, of which only the chosen points run: the same
+        // directory serves a screened and an unscreened calibration.
+        run_sweep(defs[r], dir, jobs, dir.string(), chosen.size() < runs_n ? &chosen : nullptr);
     }
     m.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    for (std::size_t i = 0; i < runs_n; ++i) {
+    for (std::size_t k = 0; k < runs_n; ++k) {
         json results = json::object();
-        for (std::size_t r = 0; r < runs.size(); ++r) {
-            const fs::path f = dirs[r] / "points" / point_name(i) / "result.json";
+        for (std::size_t r = 0; r < runs.size() && m.ran[k]; ++r) {
+            const fs::path f = dirs[r] / "points" / point_name(k) / "result.json";
             if (!fs::exists(f)) continue;
             try {
                 results[runs[r].case_id][runs[r].which] = json::parse(read_file(f.string()));
@@ -140,50 +164,100 @@ case_members run_case_members(const std::vector<calibration_case>& cases, const 
 
 namespace {
 
-// The platform's core-to-core rows of configs/references.yaml, checked per
-// draw beside the cases: `cohsim c2c PLATFORM --check` with the draw's values
-// of the platform (the cases' other files do not describe the silicon), on
-// the first two cores of every cluster (every kind of pair, at the reference
-// board's clocks). A row marked known_miss is reported, not counted.
+// The platform's rows of configs/references.yaml, checked per draw beside the
+// cases with the draw's values of the platform (the cases' other files do not
+// describe the silicon): its core-to-core rows by `cohsim c2c PLATFORM
+// --check` on the first two cores of every cluster (every kind of pair), its
+// load-to-use rows by `cohsim latmem PLATFORM --check` on the first core of
+// each cluster they name, at the working sets they name; both at the
+// reference board's clocks. A row marked known_miss is reported, not counted.
 struct reference_rows {
-    std::vector<std::string> names;      // "pairs little", in references.yaml's order
+    std::vector<std::string> names;        // "c2c little", "latmem big 256KiB", in references.yaml's order
     std::vector<std::vector<int>> result;  // [draw][row]: 1 pass, 0 miss, -1 a known miss (not counted)
 };
 
-reference_rows c2c_references(const std::string& platform, const case_members& m, std::size_t n, unsigned jobs,
-                              const fs::path& out) {
+reference_rows platform_references(const std::string& platform, const case_members& m, std::size_t n, unsigned jobs,
+                                   const fs::path& out) {
     reference_rows r;
     const std::string stem = fs::path(platform).stem().string();
     const YAML::Node root = load_yaml_file(find_config("references.yaml"), "a readable references.yaml");
-    if (!root[stem] || !root[stem]["c2c"]) return r;
+    if (!root[stem]) return r;
     const platform_config cfg = load_platform(platform, {}, false);
-    std::string cores;
-    for (const auto& c : cfg.clusters)
-        for (std::uint32_t k = 0; k < std::min<std::uint32_t>(2, c.second.cores); ++k)
-            cores += (cores.empty() ? "" : ",") + c.first + "." + std::to_string(k);
-    std::vector<child_job> children(n);
-    for (std::size_t i = 0; i < n; ++i) {
-        children[i].args = {"c2c", platform, "--check", "--cores", cores, "-j", "1", "--out", (out / "c2c" / point_name(i)).string()};
-        for (std::size_t j = 0; j < m.params.size(); ++j)
-            if (m.param_files[j] == platform) {
-                children[i].args.push_back("--set");
-                children[i].args.push_back(m.params[j].path + "=" + m.params[j].format(m.draws[i][j]));
-            }
-        children[i].log = (out / "c2c" / (point_name(i) + ".log")).string();
+    // One measurement program per kind of reference: its arguments, its report and what names a row.
+    struct bench {
+        std::string dir;                // under out: one folder per draw
+        std::vector<std::string> args;  // after `cohsim`
+        std::string report;             // the report's file in the draw's folder
+        std::function<std::string(const json&)> name;
+    };
+    std::vector<bench> benches;
+    if (root[stem]["c2c"]) {
+        std::string cores;
+        for (const auto& c : cfg.clusters)
+            for (std::uint32_t k = 0; k < std::min<std::uint32_t>(2, c.second.cores); ++k)
+                cores += (cores.empty() ? "" : ",") + c.first + "." + std::to_string(k);
+        benches.push_back({"c2c", {"c2c", platform, "--check", "--cores", cores}, "c2c.json",
+                           [](const json& e) { return "c2c " + e["pairs"].get<std::string>(); }});
     }
-    fs::create_directories(out / "c2c");
-    std::cerr << "cohsim: " << stem << "'s core-to-core figures (configs/references.yaml): " << n << " runs of cohsim c2c --check\n";
-    run_children(children, jobs, [](std::size_t) {});
+    if (root[stem]["latmem"]) {
+        std::map<std::string, std::string> sizes;  // cluster -> its rows' working sets
+        for (const auto& row : root[stem]["latmem"])
+            if (row["core"] && row["size"]) {
+                std::string& s = sizes[row["core"].as<std::string>()];
+                s += (s.empty() ? "" : ",") + row["size"].as<std::string>();
+            }
+        for (const auto& [cluster, list] : sizes)
+            if (cfg.clusters.find(cluster))
+                benches.push_back({"latmem-" + cluster, {"latmem", platform, "--check", "--core", cluster + ".0", "--sizes", list},
+                                   "latmem.json", [](const json& e) {
+                                       return "latmem " + e["core"].get<std::string>() + " " + e["size"].get<std::string>();
+                                   }});
+    }
+    if (benches.empty()) return r;
+    std::vector<child_job> children(n * benches.size());
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t b = 0; b < benches.size(); ++b) {
+            child_job& c = children[i * benches.size() + b];
+            c.args = benches[b].args;
+            for (const std::string& a : {std::string("-j"), std::string("1"), std::string("--out"),
+                                         (out / benches[b].dir / point_name(i)).string()})
+                c.args.push_back(a);
+            for (std::size_t j = 0; j < m.params.size(); ++j)
+                if (m.param_files[j] == platform) {
+                    c.args.push_back("--set");
+                    c.args.push_back(m.params[j].path + "=" + m.params[j].format(m.draws[i][j]));
+                }
+            c.log = (out / benches[b].dir / (point_name(i) + ".log")).string();
+            fs::create_directories(out / benches[b].dir);
+        }
+    std::string what;
+    for (const auto& b : benches) what += (what.empty() ? "" : ", ") + b.args[0] + " --check" + (b.args.size() > 5 ? " " + b.args[3] + " " + b.args[4] : "");
+    std::cerr << "cohsim: " << stem << "'s published figures (configs/references.yaml): per draw, cohsim " << what << " (" << children.size()
+              << " runs)\n";
+    const auto t0 = std::chrono::steady_clock::now();
+    const bool tty = isatty(STDERR_FILENO);
+    std::size_t finished = 0, failed = 0;
+    run_children(children, jobs, [&](std::size_t k) {
+        failed += children[k].status > 1;
+        const std::string line = progress_text(++finished, children.size(), failed, t0);
+        if (tty)
+            std::cerr << "\r" << line << "   " << (finished == children.size() ? "\n" : "") << std::flush;
+        else
+            std::cerr << line << ": draw " << k / benches.size() << "'s " << children[k].args[0] << " done\n";
+    });
     for (std::size_t i = 0; i < n; ++i) {
-        const fs::path f = out / "c2c" / point_name(i) / "c2c.json";
-        if (children[i].status > 1 || !fs::exists(f))
-            throw std::runtime_error("cohsim c2c failed for draw " + std::to_string(i) + " (exit " + std::to_string(children[i].status) +
-                                     "): see " + children[i].log);
-        const json report = json::parse(read_file(f.string()));
         std::vector<int> row;
-        for (const auto& e : report.value("checks", json::array())) {
-            if (i == 0) r.names.push_back("pairs " + e["pairs"].get<std::string>());
-            row.push_back(e.contains("known_miss") ? -1 : e["pass"].get<bool>() ? 1 : 0);
+        for (std::size_t b = 0; b < benches.size(); ++b) {
+            const child_job& c = children[i * benches.size() + b];
+            const fs::path f = out / benches[b].dir / point_name(i) / benches[b].report;
+            if (c.status > 1 || !fs::exists(f))
+                throw std::runtime_error("cohsim " + benches[b].args[0] + " failed for draw " + std::to_string(i) + " (exit " +
+                                         std::to_string(c.status) + "): see " + c.log);
+            const json report = json::parse(read_file(f.string()));
+            for (const auto& e : report.value("checks", json::array())) {
+                if (i == 0) r.names.push_back(benches[b].name(e));
+                row.push_back(e.contains("known_miss") ? -1 : e["pass"].get<bool>() ? 1 : 0);
+            }
         }
         r.result.push_back(row);
     }
@@ -221,13 +295,16 @@ hypothetical chip and measurement set-up, the same across the cases), and
 keeps the draws whose runs pass every check of every case with the check's
 own tolerance.
 
-The platform's core-to-core figures (its c2c rows in configs/references.yaml,
-measured on the chip or its closest relative) are checked beside the cases:
-per draw, `cohsim c2c PLATFORM --check` with the draw's values of the
-platform, on the first two cores of each cluster; a draw is kept only when
-every row not marked known_miss passes too (--no-references leaves them out).
-The cases fix combinations of the values; the hand-off times fix the hops the
-lock cases cannot see.
+The platform's published figures (its rows in configs/references.yaml,
+measured on the chip or its closest relative) are checked beside the cases,
+per draw with the draw's values of the platform: the core-to-core rows by
+`cohsim c2c PLATFORM --check` on the first two cores of each cluster, the
+load-to-use rows by `cohsim latmem PLATFORM --check` on the first core of each
+cluster they name, at their working sets. A draw is kept only when every row
+not marked known_miss passes too (--no-references leaves them out). The cases
+fix combinations of the values; the hand-off and load-to-use times fix the
+hops the lock cases cannot see. These few-second checks run first, and only
+the draws that pass them run the cases (the kept draws are the same).
 
 Each file holding drawn values (the platform; the cases' harness and
 activity profile, which describe the measurement runs) gets a block written
@@ -277,8 +354,8 @@ int cmd_calibrate(const std::vector<std::string>& args) {
         ("also", po::value(&also)->composing()->value_name("FILE"),
          "also write the block into FILE, a self-contained config repeating the values (e.g. configs/default.yaml); repeatable")  //
         ("dry-run", "report the narrowed ranges without writing them into PLATFORM")  //
-        ("no-references", "leave out the platform's core-to-core figures (configs/references.yaml), which are "
-                          "otherwise checked per draw beside the cases")  //
+        ("no-references", "leave out the platform's published core-to-core and load-to-use figures "
+                          "(configs/references.yaml), which are otherwise checked per draw beside the cases")  //
         ("help,h", "show this help");
     const parsed_args p = parse_args(args, d);
     if (cases_file.empty() && !p.vm.count("help")) cases_file = data_file("configs/calibration/cases.yaml");
@@ -317,7 +394,26 @@ int cmd_calibrate(const std::vector<std::string>& args) {
     std::cerr << "cohsim calibrate: " << n << " draws x " << replicates << " runs x " << cases.size() << " cases (" << ids << "), runs of at most " << dur
               << ", " << jobs << " at a time, in " << out_dir << "\n";
 
-    const case_members all = run_case_members(cases, cases_dir, n, replicates, jobs, dur, fs::absolute(out_dir), false, seed);
+    // The published figures first: they cost a few seconds a draw, the cases
+    // a minute or more, and a draw that misses one is not kept whatever its
+    // cases give, so only the draws that match them run the cases.
+    reference_rows refs;
+    std::function<std::vector<bool>(const case_members&)> screen;
+    if (!p.vm.count("no-references"))
+        screen = [&](const case_members& d) {
+            refs = platform_references(platform, d, n, jobs, fs::absolute(out_dir));
+            std::vector<bool> wanted(n, true);
+            std::size_t w = n;
+            for (std::size_t i = 0; i < refs.result.size(); ++i)
+                for (int res : refs.result[i])
+                    if (res == 0 && wanted[i]) wanted[i] = false, --w;
+            if (!refs.names.empty())
+                std::cerr << "cohsim: " << w << " of " << n << " draws match the published figures; the cases run for those\n";
+            return wanted;
+        };
+    const case_members all = run_case_members(cases, cases_dir, n, replicates, jobs, dur, fs::absolute(out_dir), false, seed, screen);
+    std::size_t ran = 0;
+    for (std::size_t i = 0; i < n; ++i) ran += all.ran[i * replicates];
     // A draw passes a check when every replicate does.
     auto passes = [&](std::size_t i, std::size_t row) {
         for (std::size_t k = i * replicates; k < (i + 1) * replicates; ++k)
@@ -327,14 +423,12 @@ int cmd_calibrate(const std::vector<std::string>& args) {
     case_members m = all;  // per draw: its first replicate's values
     m.draws.clear();
     for (std::size_t i = 0; i < n; ++i) m.draws.push_back(all.draws[i * replicates]);
-    const reference_rows refs =
-        p.vm.count("no-references") ? reference_rows{} : c2c_references(platform, m, n, jobs, fs::absolute(out_dir));
     std::vector<std::size_t> kept;
     json members = json::array();
     for (std::size_t i = 0; i < n; ++i) {
-        bool ok = true;
+        bool ok = all.ran[i * replicates];
         json runs = json::array();
-        for (std::size_t k = i * replicates; k < (i + 1) * replicates; ++k) {
+        for (std::size_t k = i * replicates; k < (i + 1) * replicates && all.ran[k]; ++k) {
             json checks = json::array();
             for (std::size_t row = 0; row < all.rows[k].size(); ++row) {
                 const check_row& r = all.rows[k][row];
@@ -344,33 +438,37 @@ int cmd_calibrate(const std::vector<std::string>& args) {
             }
             runs.push_back({{"run", k}, {"checks", checks}});
         }
-        json c2c = json::array();
+        json published = json::array();
         for (std::size_t row = 0; row < refs.names.size(); ++row) {
             const int res = refs.result[i][row];
             ok = ok && res != 0;
-            c2c.push_back({{"check", refs.names[row]}, {"result", res == 1 ? "PASS" : res == 0 ? "FAIL" : "known miss"}});
+            published.push_back({{"check", refs.names[row]}, {"result", res == 1 ? "PASS" : res == 0 ? "FAIL" : "known miss"}});
         }
         json draws = json::object();
         for (std::size_t j = 0; j < m.params.size(); ++j) draws[m.params[j].path] = m.params[j].format(m.draws[i][j]);
-        members.push_back({{"member", i}, {"kept", ok}, {"draws", draws}, {"runs", runs}, {"c2c_references", c2c}});
+        members.push_back({{"member", i}, {"kept", ok}, {"draws", draws}, {"references", published}, {"cases_run", all.ran[i * replicates]}, {"runs", runs}});
         if (ok) kept.push_back(i);
     }
-    // Per check, how many draws passed it: which measurement did the narrowing.
+    // Per check, how many draws passed it: which measurement did the narrowing
+    // (the published figures of every draw; the cases of the draws that ran them).
     text_table ct(2);
     ct.header({"case", "check", "draws passing"});
-    for (std::size_t row = 0; row < all.rows[0].size(); ++row) {
-        std::size_t pass = 0;
-        bool skipped = true;
-        for (std::size_t i = 0; i < n; ++i) pass += passes(i, row);
-        for (const auto& rr : all.rows) skipped = skipped && rr[row].outcome == check_row::result::skipped;
-        ct.row({all.rows[0][row].case_id, all.rows[0][row].check,
-                skipped ? "skipped" : std::to_string(pass) + " of " + std::to_string(n)});
-    }
     for (std::size_t row = 0; row < refs.names.size(); ++row) {
         std::size_t pass = 0;
         for (std::size_t i = 0; i < n; ++i) pass += refs.result[i][row] == 1;
-        ct.row({row ? "" : "c2c (references.yaml)", refs.names[row],
+        ct.row({row ? "" : "references.yaml", refs.names[row],
                 refs.result[0][row] < 0 ? "known miss, not counted" : std::to_string(pass) + " of " + std::to_string(n)});
+    }
+    std::size_t named = 0;  // a run that ran names the checks as its results do
+    while (named + 1 < all.rows.size() && !all.ran[named]) ++named;
+    for (std::size_t row = 0; row < all.rows[0].size(); ++row) {
+        std::size_t pass = 0;
+        bool skipped = true;
+        for (std::size_t i = 0; i < n; ++i) pass += all.ran[i * replicates] && passes(i, row);
+        for (std::size_t k = 0; k < all.rows.size(); ++k)
+            skipped = skipped && (!all.ran[k] || all.rows[k][row].outcome == check_row::result::skipped);
+        ct.row({all.rows[named][row].case_id, all.rows[named][row].check,
+                ran == 0 ? "not run" : skipped ? "skipped" : std::to_string(pass) + " of " + std::to_string(ran)});
     }
     std::cout << ct.str() << "\n" << kept.size() << " of " << n << " draws pass every check\n\n";
 

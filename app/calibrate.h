@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,7 @@ struct case_members {
     std::vector<std::string> param_files;           // the file each value's range is written in
     std::vector<std::vector<std::uint64_t>> draws;  // [run][param], base units (a case without the param: unused)
     std::vector<std::vector<check_row>> rows;       // [run]: evaluate() on that run's results
+    std::vector<bool> ran;                          // [run]: false when the screen left its draw out
     double host_seconds = 0;
 };
 
@@ -32,9 +34,13 @@ struct case_members {
 // (a time, or empty) caps each config's run.duration; `calibrated` selects the
 // platforms' calibrated ranges (true) or their prior ones. Progress on stderr.
 // Each draw runs `replicates` times (run k: draw k / replicates, seed run.seed + k).
+// `screen`, when given, is called once the draws are known and before any
+// case runs, with one entry of `draws` per draw (its first run's values); the
+// draws it returns false for do not run (ran false, rows as of no result).
 case_members run_case_members(const std::vector<calibration_case>& cases, const std::filesystem::path& cases_dir,
                               std::size_t n, std::size_t replicates, unsigned jobs, const std::string& max_duration,
-                              const std::filesystem::path& out, bool calibrated, std::uint64_t seed);
+                              const std::filesystem::path& out, bool calibrated, std::uint64_t seed,
+                              const std::function<std::vector<bool>(const case_members&)>& screen = {});
 
 // The platform file's text with its calibrated block (between the markers
 // `cohsim calibrate` writes) replaced by `block`, or `block` appended.

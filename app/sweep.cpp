@@ -390,6 +390,18 @@ numeric_axis numeric_values(const std::vector<std::string>& values) {
 // results.csv and sweep.json from the points on disk. Each swept path is a
 // column as written in --vary, and, when its values have a unit, a numeric
 // column PATH_hz / _ns / _bytes / _cycles beside it.
+}  // namespace
+
+std::string progress_text(std::size_t finished, std::size_t total, std::size_t failed, std::chrono::steady_clock::time_point t0) {
+    const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double eta = finished ? el / static_cast<double>(finished) * static_cast<double>(total - finished) : 0;
+    std::ostringstream line;
+    line << "[" << finished << "/" << total << "] " << failed << " failed, elapsed " << clock_text(el) << ", ETA " << clock_text(eta);
+    return line.str();
+}
+
+namespace {
+
 int aggregate(const fs::path& dir, const sweep_def& def) {
     const auto pts = sweep_points(def.axes, def.zip);
     std::vector<numeric_axis> numeric;
@@ -487,7 +499,8 @@ int run_one_point(const sweep_def& def, const fs::path& dir, std::size_t k) {
     return state_of(dir, k) == point_state::done ? 0 : 1;
 }
 
-int run_sweep(const sweep_def& def, const fs::path& dir, unsigned jobs, const std::string& out_dir) {
+int run_sweep(const sweep_def& def, const fs::path& dir, unsigned jobs, const std::string& out_dir,
+              const std::vector<std::size_t>* only) {
     const auto pts = sweep_points(def.axes, def.zip);
     check_points(def);
     fs::create_directories(dir / "points");
@@ -495,13 +508,16 @@ int run_sweep(const sweep_def& def, const fs::path& dir, unsigned jobs, const st
     // Stale partial points of an interrupted sweep go; finished ones stay.
     for (const auto& e : fs::directory_iterator(dir / "points"))
         if (e.path().extension() == ".tmp") fs::remove_all(e.path());
-    std::vector<std::size_t> todo;
+    std::vector<std::size_t> wanted, todo;
     for (std::size_t k = 0; k < pts.size(); ++k)
+        if (!only || std::binary_search(only->begin(), only->end(), k)) wanted.push_back(k);
+    for (std::size_t k : wanted)
         if (state_of(dir, k) != point_state::done) todo.push_back(k);
     aggregate(dir, def);
     const bool tty = isatty(STDERR_FILENO);
-    std::cerr << "cohsim sweep: " << pts.size() << " points, " << pts.size() - todo.size() << " already done, " << todo.size()
-              << " to run, " << jobs << " at a time, in " << out_dir << "\n";
+    std::cerr << "cohsim sweep: " << wanted.size() << " points" << (only ? " of " + std::to_string(pts.size()) : "") << ", "
+              << wanted.size() - todo.size() << " already done, " << todo.size() << " to run, " << jobs << " at a time, in "
+              << out_dir << "\n";
     std::vector<child_job> children;
     for (std::size_t k : todo) children.push_back(point_job(dir, def, pts[k], k));
     const auto t0 = std::chrono::steady_clock::now();
@@ -525,21 +541,20 @@ int run_sweep(const sweep_def& def, const fs::path& dir, unsigned jobs, const st
         ++finished;
         const bool ok = state_of(dir, k) == point_state::done;
         failed_now += !ok;
-        const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        const double eta = el / static_cast<double>(finished) * static_cast<double>(todo.size() - finished);
-        std::ostringstream line;
-        line << "[" << finished << "/" << todo.size() << "] " << failed_now << " failed, elapsed " << clock_text(el) << ", ETA "
-             << clock_text(eta);
+        const std::string line = progress_text(finished, todo.size(), static_cast<std::size_t>(failed_now), t0);
         if (tty)
-            std::cerr << "\r" << line.str() << "   " << std::flush;
+            std::cerr << "\r" << line << "   " << std::flush;
         else
-            std::cerr << line.str() << ": point " << k << (ok ? " done" : " FAILED (see points/" + point_name(k) + ".error)")
+            std::cerr << line << ": point " << k << (ok ? " done" : " FAILED (see points/" + point_name(k) + ".error)")
                       << "\n";
         refresh();  // results so far, in case the sweep is killed
     });
     if (tty && !todo.empty()) std::cerr << "\n";
-    const int failed = aggregate(dir, def);
-    std::cout << pts.size() - static_cast<std::size_t>(failed) << " of " << pts.size() << " points done"
+    const int failed_all = aggregate(dir, def);
+    std::size_t failed = 0;
+    for (std::size_t k : wanted) failed += state_of(dir, k) != point_state::done;
+    if (!only) failed = static_cast<std::size_t>(failed_all);
+    std::cout << wanted.size() - failed << " of " << wanted.size() << " points done"
               << (failed ? ", " + std::to_string(failed) + " failed (see " + out_dir + "/points/*.error)" : "") << "; "
               << (dir / "results.csv").string() << "\n";
     return failed ? 1 : 0;

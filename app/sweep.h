@@ -13,6 +13,7 @@
 // leaves a partial point behind.
 #pragma once
 
+#include <chrono>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -58,8 +59,10 @@ void check_points(const sweep_def& def);
 // time, with progress on stderr; refuses a directory holding another sweep
 // and, before running anything, a point whose config is not valid.
 // Returns 0 when every point is done, 1 when some failed. `out_dir` is how
-// messages name the directory.
-int run_sweep(const sweep_def& def, const std::filesystem::path& dir, unsigned jobs, const std::string& out_dir);
+// messages name the directory. `only`, when given, names the points to run
+// (ascending); the others are neither run nor counted.
+int run_sweep(const sweep_def& def, const std::filesystem::path& dir, unsigned jobs, const std::string& out_dir,
+              const std::vector<std::size_t>* only = nullptr);
 
 // Writes DIR/results.csv and DIR/sweep.json from the points on disk; returns
 // how many failed.
@@ -79,6 +82,10 @@ std::string write_array_script(const std::filesystem::path& dir, const std::stri
 // is cleared for reuse).
 void check_same_sweep(const sweep_def& def, const std::filesystem::path& dir, const std::string& out_dir);
 
+// "[3/40] 0 failed, elapsed 1m02s, ETA 12m24s": how far a batch of runs
+// started at t0 has come.
+std::string progress_text(std::size_t finished, std::size_t total, std::size_t failed,
+                          std::chrono::steady_clock::time_point t0);
 // "0007": the directory name of point k under DIR/points/.
 std::string point_name(std::size_t k);
 

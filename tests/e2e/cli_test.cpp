@@ -64,6 +64,18 @@ protected:
                             "    checks:\n      - " + check + "\n");
     }
 
+    // plat.yaml with one cluster (`cluster`: its YAML) and a two-core ticket
+    // lock case on it whose one check (the big core's rate within x10) every
+    // plausible draw passes: what calibrate keeps is then up to the references.
+    void write_loose_lock_case(const std::string& cluster) {
+        write("plat.yaml", "clusters:\n  " + cluster + "\ntimer: {freq: 1.92MHz, evnti: 8}\ninterconnect: {freq: 533MHz}\n");
+        write("case.yaml",
+              "include: plat.yaml\nrun: {duration: 1ms, seed: 1}\n"
+              "workload:\n  program: locks/ticket_llsc.s\n  params: {INSIDE: 200, OUTSIDE: 300}\n"
+              "  threads: [{core: c.0}, {core: c.1}]\n");
+        write_cases_from_truth("loose", "{kind: big_rate, factor: 10}");
+    }
+
     pid_t spawn(const std::string& bin, const std::vector<std::string>& args) {
         const pid_t pid = fork();
         if (pid == 0) {
@@ -1228,15 +1240,8 @@ TEST_F(Cli, CalibrateNarrowsAKnownParameterAroundTheTruthAndWritesItBack) {
 // The kept draws lie around 8 and exclude the prior's ends; without the
 // references (--no-references) every draw is kept.
 TEST_F(Cli, CalibrateKeepsOnlyTheDrawsThatMatchTheCoreToCoreFigures) {
-    write("plat.yaml",
-          "clusters:\n  c: {freq: 1GHz, cores: 2, core: cortex-a53,\n"
-          "      scu: {request_latency: 2cycles, snoop_latency: 8cycles ~ 1cycle..16cycles}}\n"
-          "timer: {freq: 1.92MHz, evnti: 8}\ninterconnect: {freq: 533MHz}\n");
-    write("case.yaml",
-          "include: plat.yaml\nrun: {duration: 1ms, seed: 1}\n"
-          "workload:\n  program: locks/ticket_llsc.s\n  params: {INSIDE: 200, OUTSIDE: 300}\n"
-          "  threads: [{core: c.0}, {core: c.1}]\n");
-    write_cases_from_truth("loose", "{kind: big_rate, factor: 10}");
+    write_loose_lock_case("c: {freq: 1GHz, cores: 2, core: cortex-a53,\n"
+                          "      scu: {request_latency: 2cycles, snoop_latency: 8cycles ~ 1cycle..16cycles}}");
     if (HasFatalFailure()) return;
     // The synthetic measurement: the hand-off time at the true hop.
     auto r = run({"c2c", "plat.yaml", "-j", "2", "--out", "c2c-truth"});
@@ -1264,11 +1269,69 @@ TEST_F(Cli, CalibrateKeepsOnlyTheDrawsThatMatchTheCoreToCoreFigures) {
     EXPECT_GE(hi, 8);
     const json report = read_json("cal/calibration.json");
     EXPECT_LT(report["kept"].get<int>(), 16);
-    EXPECT_EQ(report["members"][0]["c2c_references"][0]["check"], "pairs c");
+    EXPECT_EQ(report["members"][0]["references"][0]["check"], "c2c c");
     const auto [lo_all, hi_all] = kept_range({"--no-references"});
     EXPECT_LE(lo_all, 2);
     EXPECT_GE(hi_all, 15);
     EXPECT_EQ(read_json("cal/calibration.json")["kept"].get<int>(), 16);
+}
+
+// `cohsim calibrate` checks the platform's load-to-use figures too, and runs
+// the cases only for the draws that match the published figures: a value the
+// lock case hardly sees (the L2's latency, with a case check every draw
+// passes) is pinned by a latmem "measurement" made at 10 cycles, then a prior
+// of 1..32 cycles. Oracle for the screening: a run without the references
+// runs every draw's cases, and the draws kept with them are exactly those
+// kept without them whose figures matched, with the same case results.
+TEST_F(Cli, CalibrateChecksTheLoadToUseFiguresBeforeRunningTheCases) {
+    write_loose_lock_case("c: {freq: 1GHz, cores: 2, core: cortex-a53, l1: {size: 16KiB},\n"
+                          "      l2: {size: 512KiB, latency: 10cycles ~ 1cycle..32cycles}}");
+    if (HasFatalFailure()) return;
+    auto r = run({"latmem", "plat.yaml", "--sizes", "128KiB", "-j", "1", "--out", "lm-truth"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const double ns = read_json("lm-truth/latmem.json")["points"][0]["ns"].get<double>();
+    ASSERT_GT(ns, 10.0) << "an L2 hit: more than the L1's 3 cycles at 1 GHz";
+    write("references.yaml", "plat:\n  latmem:\n    - {core: c, size: 128KiB, measured: " + std::to_string(ns) + "ns.." +
+                                 std::to_string(ns) + "ns, tolerance: 5%, source: \"the simulator at 10 cycles\"}\n");
+    const std::vector<std::string> args = {"calibrate", "plat.yaml", "--file", "cases.yaml", "-n", "16", "--duration", "1ms",
+                                           "-j", "2", "--dry-run"};
+    auto with = args, without = args;
+    with.insert(with.end(), {"--out", "cal"});
+    without.insert(without.end(), {"--out", "cal-all", "--no-references"});
+    r = run(with);
+    ASSERT_EQ(r.status, 0) << r.err << r.out;
+    EXPECT_NE(r.err.find("latmem --check --core c.0"), std::string::npos) << r.err;
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(r.out, m, std::regex(R"(l2\.latency: (\d+)cycles? ~ (\d+)cycles?\.\.(\d+)cycles?)"))) << r.out;
+    EXPECT_GT(std::stoi(m[2]), 1) << "an L2 far faster than measured is excluded";
+    EXPECT_LT(std::stoi(m[3]), 32) << "an L2 far slower than measured is excluded";
+    EXPECT_LE(std::stoi(m[2]), 10);
+    EXPECT_GE(std::stoi(m[3]), 10);
+    const json screened = read_json("cal/calibration.json");
+    r = run(without);
+    ASSERT_EQ(r.status, 0) << r.err << r.out;
+    const json all = read_json("cal-all/calibration.json");
+    ASSERT_EQ(screened["members"].size(), 16u);
+    std::size_t ran = 0;
+    for (std::size_t i = 0; i < 16; ++i) {
+        const json& s = screened["members"][i];
+        const json& a = all["members"][i];
+        ASSERT_EQ(s["draws"], a["draws"]) << "the same hypercube";
+        ASSERT_EQ(s["references"].size(), 1u);
+        EXPECT_EQ(s["references"][0]["check"], "latmem c 128KiB");
+        const bool matched = s["references"][0]["result"] == "PASS";
+        EXPECT_EQ(s["cases_run"].get<bool>(), matched) << "member " << i;
+        EXPECT_EQ(s["runs"].size(), matched ? 3u : 0u) << "member " << i;
+        EXPECT_TRUE(a["cases_run"].get<bool>());
+        EXPECT_EQ(s["kept"].get<bool>(), matched && a["kept"].get<bool>()) << "member " << i;
+        if (matched) {
+            EXPECT_EQ(s["runs"], a["runs"]) << "member " << i << ": the same runs, the same results";
+        }
+        ran += matched;
+    }
+    EXPECT_GT(ran, 0u);
+    EXPECT_LT(ran, 16u);
+    EXPECT_NE(r.out.find("16 of 16 draws pass every check"), std::string::npos) << r.out;
 }
 
 // `cohsim validate --bands`: an ensemble per case, each check judged on its band.

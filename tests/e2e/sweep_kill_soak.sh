@@ -12,8 +12,10 @@ cd "$dir" || exit 1
 args="sweep --vary run.seed=1:60:1 --set run.duration=20ms -j 2"
 # shellcheck disable=SC2086
 "$cohsim" $args --out whole > whole.log 2>&1 || { echo "FAIL: the uninterrupted sweep"; cat whole.log; exit 1; }
-# each finished point with its cores.csv's modification time (ns)
-stamps() { for p in cut/points/*/; do [ -f "$p/cores.csv" ] && stat -c '%n %.9Y' "$p/cores.csv"; done 2>/dev/null | sort; }
+# each finished point with its cores.csv's modification time (ns); a point
+# killed between writing its files and renaming points/K.tmp into place is
+# not finished (the resume runs it again)
+stamps() { for p in cut/points/[0-9][0-9][0-9][0-9]/; do [ -f "$p/cores.csv" ] && stat -c '%n %.9Y' "$p/cores.csv"; done 2>/dev/null | sort; }
 i=0
 while [ $i -lt "$kills" ]; do
   stamps > before.txt
