@@ -26,35 +26,37 @@ duration delivery::synchronized(duration t, unsigned crossing, unsigned k, std::
 
 unsigned delivery::home_socket(std::uint64_t line) const { return m_ic.home_socket(line, line_bytes); }
 
-duration delivery::cross(duration t, unsigned k, std::uint64_t line, bool to_home, bool data) {
-    const unsigned a = m_socket_of[k], h = home_socket(line);
+duration delivery::cross(duration t, unsigned k, unsigned home, bool to_home, bool data) {
+    const unsigned a = m_socket_of[k];
     const std::uint64_t bytes = data ? line_bytes : 16;
-    return to_home ? m_link.cross(t, a, h, bytes) : m_link.cross(t, h, a, bytes);
+    return to_home ? m_link.cross(t, a, home, bytes) : m_link.cross(t, home, a, bytes);
 }
 
 duration delivery::scu_to_home(unsigned k, std::uint64_t line, duration t) {
-    m_ic.touch(line, m_socket_of[k]);
+    const unsigned h = m_ic.touch(line, m_socket_of[k], line_bytes);
     const interconnect_params& p = m_ic.params();
-    return m_ic.through(synchronized(cross(t, k, line, true, false), 1, k, line), home_socket(line),
-                        interconnect::channel::request, p.request_occupancy, p.request_latency);
+    return m_ic.through(synchronized(cross(t, k, h, true, false), 1, k, line), h, interconnect::channel::request,
+                        p.request_occupancy, p.request_latency);
 }
 
 duration delivery::snoop_to_scu(unsigned k, std::uint64_t line, duration t) {
-    const duration sent = m_ic.through(t, home_socket(line), interconnect::channel::snoop, cycles{1}, m_ic.params().snoop_latency);
-    return m_clusters[k]->arrive(synchronized(cross(sent, k, line, false, false), 3, k, line));
+    const unsigned h = home_socket(line);
+    const duration sent = m_ic.through(t, h, interconnect::channel::snoop, cycles{1}, m_ic.params().snoop_latency);
+    return m_clusters[k]->arrive(synchronized(cross(sent, k, h, false, false), 3, k, line));
 }
 
 duration delivery::home_to_scu(unsigned k, std::uint64_t line, duration t, bool data) {
     const interconnect_params& p = m_ic.params();
-    const duration sent = m_ic.through(t, home_socket(line), interconnect::channel::data,
-                                       data ? p.data_occupancy : cycles{1}, p.data_latency);
-    return m_clusters[k]->arrive(synchronized(cross(sent, k, line, false, data), 4, k, line));
+    const unsigned h = home_socket(line);
+    const duration sent = m_ic.through(t, h, interconnect::channel::data, data ? p.data_occupancy : cycles{1}, p.data_latency);
+    return m_clusters[k]->arrive(synchronized(cross(sent, k, h, false, data), 4, k, line));
 }
 
 duration delivery::answer_to_home(unsigned k, std::uint64_t line, duration t, bool data) {
     const interconnect_params& p = m_ic.params();
-    const duration leave = synchronized(cross(t, k, line, true, data), 2, k, line);
-    return data ? m_ic.through(leave, home_socket(line), interconnect::channel::data, p.data_occupancy, p.response_latency)
+    const unsigned h = home_socket(line);
+    const duration leave = synchronized(cross(t, k, h, true, data), 2, k, line);
+    return data ? m_ic.through(leave, h, interconnect::channel::data, p.data_occupancy, p.response_latency)
                 : m_ic.through(leave, p.response_latency);
 }
 

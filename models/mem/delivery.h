@@ -59,8 +59,8 @@ public:
     unsigned socket_of(unsigned k) const { return m_socket_of[k]; }
 
 private:
-    // A hop between cluster `k` and the home of `line` over the socket link.
-    duration cross(duration t, unsigned k, std::uint64_t line, bool to_home, bool data);
+    // A hop between cluster `k` and the home on socket `home` over the socket link.
+    duration cross(duration t, unsigned k, unsigned home, bool to_home, bool data);
 
     const std::vector<std::unique_ptr<cluster>>& m_clusters;
     std::vector<unsigned> m_socket_of;

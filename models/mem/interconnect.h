@@ -92,16 +92,17 @@ public:
     // The socket whose home serves `line`: interleaved by line number, or
     // (first_touch) the socket `touch` recorded for its page.
     unsigned home_socket(std::uint64_t line, std::uint64_t line_bytes) const {
-        if (m_p.homes == placement::first_touch && m_ports.size() > 1) {
-            const auto it = m_page_home.find(line / m_p.page_size.bytes);
+        if (placed_by_touch()) {
+            const auto it = m_page_home.find(page_of(line));
             if (it != m_page_home.end()) return it->second;
         }
-        return static_cast<unsigned>((line / line_bytes) % m_ports.size());
+        return interleaved(line, line_bytes);
     }
     // A request from a core of `socket` for `line` reaches the interconnect:
     // under first_touch, the first one for its page places the page there.
-    void touch(std::uint64_t line, unsigned socket) {
-        if (m_p.homes == placement::first_touch && m_ports.size() > 1) m_page_home.emplace(line / m_p.page_size.bytes, socket);
+    // Returns the line's home socket, as home_socket() then does.
+    unsigned touch(std::uint64_t line, unsigned socket, std::uint64_t line_bytes) {
+        return placed_by_touch() ? m_page_home.emplace(page_of(line), socket).first->second : interleaved(line, line_bytes);
     }
 
     // A message through channel `c` of socket `socket`'s interconnect, sent
@@ -164,6 +165,11 @@ private:
     };
     std::vector<ports> m_ports;  // per socket
     std::unordered_map<std::uint64_t, unsigned> m_page_home;  // first_touch: page -> socket
+    bool placed_by_touch() const { return m_p.homes == placement::first_touch && m_ports.size() > 1; }
+    std::uint64_t page_of(std::uint64_t line) const { return line / m_p.page_size.bytes; }
+    unsigned interleaved(std::uint64_t line, std::uint64_t line_bytes) const {
+        return static_cast<unsigned>((line / line_bytes) % m_ports.size());
+    }
 };
 
 }  // namespace cohsim
