@@ -9,6 +9,7 @@
 #include <ctime>
 #include <iostream>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include <unistd.h>
@@ -64,7 +65,8 @@ const char* const end_marker = "# ---- end of calibrated ranges ----";
 
 case_members run_case_members(const std::vector<calibration_case>& cases, const fs::path& cases_dir, std::size_t n,
                               std::size_t replicates, unsigned jobs, const std::string& max_duration, const fs::path& out, bool calibrated,
-                              std::uint64_t seed, const std::function<std::vector<bool>(const case_members&)>& screen) {
+                              std::uint64_t seed, const std::function<std::vector<bool>(const case_members&)>& screen,
+                              bool reject_early) {
     case_members m;
     std::vector<config_run> runs;
     std::map<std::string, std::size_t> index_of;
@@ -120,45 +122,69 @@ case_members run_case_members(const std::vector<calibration_case>& cases, const 
         defs.push_back(def);
     }
     // The screen sees each draw once (its first run's values) and says which draws run.
-    m.ran.assign(runs_n, true);
+    std::vector<bool> wanted(n, true);
     if (screen) {
         case_members per_draw = m;
         per_draw.draws.clear();
         for (std::size_t i = 0; i < n; ++i) per_draw.draws.push_back(m.draws[i * R]);
-        const std::vector<bool> wanted = screen(per_draw);
-        for (std::size_t k = 0; k < runs_n; ++k) m.ran[k] = k / R < wanted.size() && wanted[k / R];
+        wanted = screen(per_draw);
+        wanted.resize(n, false);
     }
-    std::vector<std::size_t> chosen;  // the runs that run (point k of every sweep is run k)
-    for (std::size_t k = 0; k < runs_n; ++k)
-        if (m.ran[k]) chosen.push_back(k);
-
+    m.cases_run.assign(runs_n, 0);
+    std::vector<json> results(runs_n, json::object());
     const auto t0 = std::chrono::steady_clock::now();
-    std::vector<fs::path> dirs;
-    for (std::size_t r = 0; r < runs.size(); ++r) {
-        const config_run& cr = runs[r];
-        const fs::path dir = out / cr.case_id / fs::path(cr.file).stem();
-        dirs.push_back(dir);
-        if (chosen.empty()) continue;
-        std::cerr << "cohsim: " << cr.case_id << " (" << fs::path(cr.file).filename().string() << "): " << chosen.size() << " runs of "
-                  << to_string(cr.length) << " [" << r + 1 << "/" << runs.size() << "]\n";
-        // The whole sweep, of which only the chosen points run: the same
-        // directory serves a screened and an unscreened calibration.
-        run_sweep(defs[r], dir, jobs, dir.string(), chosen.size() < runs_n ? &chosen : nullptr);
-    }
-    m.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    for (std::size_t k = 0; k < runs_n; ++k) {
-        json results = json::object();
-        for (std::size_t r = 0; r < runs.size() && m.ran[k]; ++r) {
-            const fs::path f = dirs[r] / "points" / point_name(k) / "result.json";
-            if (!fs::exists(f)) continue;
-            try {
-                results[runs[r].case_id][runs[r].which] = json::parse(read_file(f.string()));
-            } catch (const json::exception& e) {
-                std::cerr << "cohsim: " << f.string() << ": unreadable result (" << e.what() << ")\n";
+    for (std::size_t r = 0, ci = 0; r < runs.size(); ++ci) {
+        // Case ci: its configs are runs[r .. e).
+        std::size_t e = r;
+        while (e < runs.size() && runs[e].case_id == runs[r].case_id) ++e;
+        std::vector<std::size_t> chosen;  // the runs that run (point k of every sweep is run k)
+        for (std::size_t k = 0; k < runs_n; ++k)
+            if (wanted[k / R]) chosen.push_back(k);
+        for (; r < e && !chosen.empty(); ++r) {
+            const config_run& cr = runs[r];
+            const fs::path dir = out / cr.case_id / fs::path(cr.file).stem();
+            std::cerr << "cohsim: " << cr.case_id << " (" << fs::path(cr.file).filename().string() << "): " << chosen.size()
+                      << " runs of " << to_string(cr.length) << " [" << r + 1 << "/" << runs.size() << "]\n";
+            // The whole sweep, of which only the chosen points run: the same
+            // directory serves a screened and an unscreened calibration.
+            run_sweep(defs[r], dir, jobs, dir.string(), chosen.size() < runs_n ? &chosen : nullptr);
+            for (std::size_t k : chosen) {
+                const fs::path f = dir / "points" / point_name(k) / "result.json";
+                if (!fs::exists(f)) continue;
+                try {
+                    results[k][cr.case_id][cr.which] = json::parse(read_file(f.string()));
+                } catch (const json::exception& ex) {
+                    std::cerr << "cohsim: " << f.string() << ": unreadable result (" << ex.what() << ")\n";
+                }
             }
         }
-        m.rows.push_back(evaluate(cases, results, false));
+        r = e;
+        for (std::size_t k : chosen) m.cases_run[k] = ci + 1;
+        if (!reject_early) continue;
+        // A draw that fails a check of this case in any run is not kept
+        // whatever the later cases give: it runs no more of them. (A check
+        // against a case not yet run waits for the end.)
+        std::set<std::string> done_ids;
+        for (std::size_t q = 0; q < e; ++q) done_ids.insert(runs[q].case_id);
+        const calibration_case* c = nullptr;
+        for (const auto& cc : cases)
+            if (cc.id == runs[e - 1].case_id) c = &cc;
+        std::size_t dropped = 0;
+        for (std::size_t k : chosen) {
+            if (!wanted[k / R]) continue;
+            for (const check_row& row : evaluate(cases, results[k], false))
+                if (row.case_id == c->id && row.outcome == check_row::result::fail &&
+                    (c->checks[row.check_index].than.empty() || done_ids.count(c->checks[row.check_index].than))) {
+                    wanted[k / R] = false;
+                    ++dropped;
+                    break;
+                }
+        }
+        if (dropped && e < runs.size())
+            std::cerr << "cohsim: " << dropped << " draws miss a check of " << c->id << ": the later cases run without them\n";
     }
+    m.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    for (std::size_t k = 0; k < runs_n; ++k) m.rows.push_back(evaluate(cases, results[k], false));
     return m;
 }
 
@@ -304,7 +330,9 @@ cluster they name, at their working sets. A draw is kept only when every row
 not marked known_miss passes too (--no-references leaves them out). The cases
 fix combinations of the values; the hand-off and load-to-use times fix the
 hops the lock cases cannot see. These few-second checks run first, and only
-the draws that pass them run the cases (the kept draws are the same).
+the draws that pass them run the cases; the cases run in the file's order,
+each only for the draws that passed every case before it. A draw that missed
+a check cannot be kept, so the kept draws are those of running everything.
 
 Each file holding drawn values (the platform; the cases' harness and
 activity profile, which describe the measurement runs) gets a block written
@@ -411,9 +439,14 @@ int cmd_calibrate(const std::vector<std::string>& args) {
                 std::cerr << "cohsim: " << w << " of " << n << " draws match the published figures; the cases run for those\n";
             return wanted;
         };
-    const case_members all = run_case_members(cases, cases_dir, n, replicates, jobs, dur, fs::absolute(out_dir), false, seed, screen);
-    std::size_t ran = 0;
-    for (std::size_t i = 0; i < n; ++i) ran += all.ran[i * replicates];
+    const case_members all =
+        run_case_members(cases, cases_dir, n, replicates, jobs, dur, fs::absolute(out_dir), false, seed, screen, true);
+    // Where each check's case stands in the file (the order the cases ran in).
+    auto case_index = [&](const std::string& id) {
+        std::size_t c = 0;
+        while (c < cases.size() && cases[c].id != id) ++c;
+        return c;
+    };
     // A draw passes a check when every replicate does.
     auto passes = [&](std::size_t i, std::size_t row) {
         for (std::size_t k = i * replicates; k < (i + 1) * replicates; ++k)
@@ -426,12 +459,13 @@ int cmd_calibrate(const std::vector<std::string>& args) {
     std::vector<std::size_t> kept;
     json members = json::array();
     for (std::size_t i = 0; i < n; ++i) {
-        bool ok = all.ran[i * replicates];
+        const std::size_t ran = all.cases_run[i * replicates];
+        bool ok = ran == cases.size();
         json runs = json::array();
-        for (std::size_t k = i * replicates; k < (i + 1) * replicates && all.ran[k]; ++k) {
+        for (std::size_t k = i * replicates; k < (i + 1) * replicates && ran; ++k) {
             json checks = json::array();
-            for (std::size_t row = 0; row < all.rows[k].size(); ++row) {
-                const check_row& r = all.rows[k][row];
+            for (const check_row& r : all.rows[k]) {
+                if (case_index(r.case_id) >= ran) continue;
                 ok = ok && r.outcome != check_row::result::fail;
                 checks.push_back({{"case", r.case_id}, {"check", r.check}, {"simulated", r.simulated},
                                   {"result", r.outcome == check_row::result::pass ? "PASS" : r.outcome == check_row::result::fail ? "FAIL" : "skip"}});
@@ -446,11 +480,12 @@ int cmd_calibrate(const std::vector<std::string>& args) {
         }
         json draws = json::object();
         for (std::size_t j = 0; j < m.params.size(); ++j) draws[m.params[j].path] = m.params[j].format(m.draws[i][j]);
-        members.push_back({{"member", i}, {"kept", ok}, {"draws", draws}, {"references", published}, {"cases_run", all.ran[i * replicates]}, {"runs", runs}});
+        members.push_back({{"member", i}, {"kept", ok}, {"draws", draws}, {"references", published}, {"cases_run", ran}, {"runs", runs}});
         if (ok) kept.push_back(i);
     }
     // Per check, how many draws passed it: which measurement did the narrowing
-    // (the published figures of every draw; the cases of the draws that ran them).
+    // (the published figures of every draw; each case's checks of the draws
+    // that ran it, which are those that passed everything before it).
     text_table ct(2);
     ct.header({"case", "check", "draws passing"});
     for (std::size_t row = 0; row < refs.names.size(); ++row) {
@@ -459,14 +494,17 @@ int cmd_calibrate(const std::vector<std::string>& args) {
         ct.row({row ? "" : "references.yaml", refs.names[row],
                 refs.result[0][row] < 0 ? "known miss, not counted" : std::to_string(pass) + " of " + std::to_string(n)});
     }
-    std::size_t named = 0;  // a run that ran names the checks as its results do
-    while (named + 1 < all.rows.size() && !all.ran[named]) ++named;
     for (std::size_t row = 0; row < all.rows[0].size(); ++row) {
-        std::size_t pass = 0;
+        const std::size_t c = case_index(all.rows[0][row].case_id);
+        std::size_t pass = 0, ran = 0, named = 0;
         bool skipped = true;
-        for (std::size_t i = 0; i < n; ++i) pass += all.ran[i * replicates] && passes(i, row);
-        for (std::size_t k = 0; k < all.rows.size(); ++k)
-            skipped = skipped && (!all.ran[k] || all.rows[k][row].outcome == check_row::result::skipped);
+        for (std::size_t i = 0; i < n; ++i)
+            if (all.cases_run[i * replicates] > c) ++ran, pass += passes(i, row);
+        for (std::size_t k = all.rows.size(); k-- > 0;)
+            if (all.cases_run[k] > c) {
+                skipped = skipped && all.rows[k][row].outcome == check_row::result::skipped;
+                named = k;  // a run of the case names the check as its results do
+            }
         ct.row({all.rows[named][row].case_id, all.rows[named][row].check,
                 ran == 0 ? "not run" : skipped ? "skipped" : std::to_string(pass) + " of " + std::to_string(ran)});
     }

@@ -26,7 +26,7 @@ struct case_members {
     std::vector<std::string> param_files;           // the file each value's range is written in
     std::vector<std::vector<std::uint64_t>> draws;  // [run][param], base units (a case without the param: unused)
     std::vector<std::vector<check_row>> rows;       // [run]: evaluate() on that run's results
-    std::vector<bool> ran;                          // [run]: false when the screen left its draw out
+    std::vector<std::size_t> cases_run;             // [run]: how many of the cases (in file order) it ran
     double host_seconds = 0;
 };
 
@@ -36,11 +36,14 @@ struct case_members {
 // Each draw runs `replicates` times (run k: draw k / replicates, seed run.seed + k).
 // `screen`, when given, is called once the draws are known and before any
 // case runs, with one entry of `draws` per draw (its first run's values); the
-// draws it returns false for do not run (ran false, rows as of no result).
+// draws it returns false for do not run (rows as of no result). With
+// `reject_early`, a draw that fails a check of a case in any of its runs
+// runs none of the later cases (rejection: it cannot be kept).
 case_members run_case_members(const std::vector<calibration_case>& cases, const std::filesystem::path& cases_dir,
                               std::size_t n, std::size_t replicates, unsigned jobs, const std::string& max_duration,
                               const std::filesystem::path& out, bool calibrated, std::uint64_t seed,
-                              const std::function<std::vector<bool>(const case_members&)>& screen = {});
+                              const std::function<std::vector<bool>(const case_members&)>& screen = {},
+                              bool reject_early = false);
 
 // The platform file's text with its calibrated block (between the markers
 // `cohsim calibrate` writes) replaced by `block`, or `block` appended.
