@@ -81,10 +81,12 @@ int trace_recorder::tid_of(group g, const std::string& track) {
 
 bool trace_recorder::keep(duration t0, duration t1) const { return !(t1 < m_from) && t0 < m_to; }
 
-// The cap is reached: nothing more is written.
-bool trace_recorder::full(duration t) {
-    if (m_written < m_max) return false;
-    if (!m_truncated) m_truncated = true, m_truncated_at = t;
+// The cap is reached: nothing more is written. Events are written as they
+// complete, so the trace holds exactly the events that end before the end
+// of the first one dropped, `t_end` (recorded_to_us).
+bool trace_recorder::full(duration t_end, std::uint64_t events) {
+    if (!m_truncated && m_written + events <= m_max) return false;
+    if (!m_truncated) m_truncated = true, m_truncated_at = t_end;
     return true;
 }
 
@@ -119,7 +121,7 @@ void trace_recorder::put(const std::string& name, const event& e) {
 }
 
 void trace_recorder::slice(group g, const std::string& track, const std::string& name, duration t0, duration t1) {
-    if (t1 < t0 || !keep(t0, t1) || full(t0)) return;
+    if (t1 < t0 || !keep(t0, t1) || full(t1)) return;
     const duration a = std::max(t0, m_from), b = std::min(t1, m_to);
     put(name, {"X", static_cast<int>(g) + 1, tid_of(g, track), a, {b.fs - a.fs}, 0});
 }
@@ -142,10 +144,7 @@ void trace_recorder::flow_end(group g, const std::string& track, duration t, std
     if (it == m_flows.end()) return;
     const pending_flow f = it->second;
     m_flows.erase(it);
-    if (!f.kept || !keep(t, t) || m_written + 2 > m_max) {
-        if (f.kept && keep(t, t)) full(t);
-        return;
-    }
+    if (!f.kept || !keep(t, t) || full(t, 2)) return;
     put("request", f.start);
     put("request", {"f", static_cast<int>(g) + 1, tid_of(g, track), t, {}, id});
 }

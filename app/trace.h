@@ -81,7 +81,7 @@ private:
     };
     int tid_of(group g, const std::string& track);
     bool keep(duration t0, duration t1) const;
-    bool full(duration t);
+    bool full(duration t_end, std::uint64_t events = 1);  // no room for `events` more: the cap is reached at t_end
     void put(const std::string& name, const event& e);
     void flush();
 
