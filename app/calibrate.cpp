@@ -172,6 +172,7 @@ case_members run_case_members(const std::vector<calibration_case>& cases, const 
         std::size_t dropped = 0;
         for (std::size_t k : chosen) {
             if (!wanted[k / R]) continue;
+            // All the cases: a check may compare with another case (`than`).
             for (const check_row& row : evaluate(cases, results[k], false))
                 if (row.case_id == c->id && row.outcome == check_row::result::fail &&
                     (c->checks[row.check_index].than.empty() || done_ids.count(c->checks[row.check_index].than))) {

@@ -550,10 +550,10 @@ int run_sweep(const sweep_def& def, const fs::path& dir, unsigned jobs, const st
         refresh();  // results so far, in case the sweep is killed
     });
     if (tty && !todo.empty()) std::cerr << "\n";
-    const int failed_all = aggregate(dir, def);
+    aggregate(dir, def);
+    // Every wanted point has run: one not done failed.
     std::size_t failed = 0;
     for (std::size_t k : wanted) failed += state_of(dir, k) != point_state::done;
-    if (!only) failed = static_cast<std::size_t>(failed_all);
     std::cout << wanted.size() - failed << " of " << wanted.size() << " points done"
               << (failed ? ", " + std::to_string(failed) + " failed (see " + out_dir + "/points/*.error)" : "") << "; "
               << (dir / "results.csv").string() << "\n";
