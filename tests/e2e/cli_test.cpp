@@ -1349,6 +1349,16 @@ TEST_F(Cli, CalibrateChecksTheLoadToUseFiguresBeforeRunningTheCases) {
     EXPECT_LE(std::stoi(m[2]), 10);
     EXPECT_GE(std::stoi(m[3]), 10);
     const json screened = read_json("cal/calibration.json");
+    // Run again into the same --out, as after an interruption: nothing
+    // finished runs again (each draw's latmem finds its point done, and so
+    // do the case's runs) and the report is the same.
+    r = run(with);
+    ASSERT_EQ(r.status, 0) << r.err << r.out;
+    const std::string log = slurp(m_dir / "cal" / "latmem-c" / "0000.log");
+    EXPECT_NE(log.find("1 already done, 0 to run"), std::string::npos) << log;
+    EXPECT_FALSE(std::regex_search(r.err, std::regex("[^0-9]0 already done"))) << r.err;
+    EXPECT_NE(r.err.find(" already done, 0 to run"), std::string::npos) << r.err;
+    EXPECT_EQ(read_json("cal/calibration.json")["members"], screened["members"]);
     r = run(without);
     ASSERT_EQ(r.status, 0) << r.err << r.out;
     const json all = read_json("cal-all/calibration.json");
