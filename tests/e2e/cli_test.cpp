@@ -29,6 +29,11 @@ struct result {
     std::string out, err;
 };
 
+// The starved little thread of the phone's lock runs (the default and the
+// starvation case) started once the big core's loop runs: at a simultaneous
+// start it may take the first ticket once, started later it never gets in.
+const char* const little_starts_late = "workload.threads.0.start=2000cycles";
+
 std::string slurp(const fs::path& p) {
     std::ifstream in(p);
     std::stringstream ss;
@@ -188,10 +193,8 @@ TEST_F(Cli, DefaultRunPrintsTableAndWritesDocumentedJson) {
     EXPECT_NE(csv.find(",asleep_fraction,simulated_ns,seed\n"), std::string::npos) << csv;
     EXPECT_NE(csv.find(",100000000,1\n"), std::string::npos) << csv;  // every row: the run's length and seed
     // Undefined figures are empty fields (NaN to pandas), not zeros: a core
-    // that never got the lock has no wait percentiles. (At a simultaneous
-    // start the little core may take the first ticket once; started once the
-    // big core's loop runs, it never gets in.)
-    ASSERT_EQ(run({"run", "-q", "--set", "workload.threads.0.start=2000cycles", "--out", "late"}).status, 0);
+    // that never got the lock has no wait percentiles.
+    ASSERT_EQ(run({"run", "-q", "--set", little_starts_late, "--out", "late"}).status, 0);
     const std::string late = slurp(m_dir / "late" / "cores.csv");
     EXPECT_NE(late.find("\nlittle.2,little,cortex-a53,832,0,0,STARVED,,,"), std::string::npos) << late;
     EXPECT_NE(csv.find("\nlittle.2,little,cortex-a53,832," +
@@ -412,12 +415,10 @@ TEST_F(Cli, RareInterruptsLetTheStarvedCoreInAndStayDeterministic) {
     // core never gets in; with interrupts every 5 ms on average it gets in a
     // few times per interrupt; the same seed gives the same run, another
     // seed other arrivals.
-    // (The little thread starts once the big core's loop runs: at a
-    // simultaneous start it may take the first ticket once.)
     const std::string cfg = std::string(COHSIM_SOURCE_DIR) + "/configs/calibration/asr_freq_skew_no_backoff.yaml";
     auto go = [&](const std::string& interval, const std::string& seed, const std::string& out) {
         const auto r = run({"run", cfg, "--duration", "50ms", "--seed", seed, "--set",
-                            "activity.random_interrupts.interval=" + interval, "--set", "workload.threads.0.start=2000cycles",
+                            "activity.random_interrupts.interval=" + interval, "--set", little_starts_late,
                             "--json", out, "-q"});
         EXPECT_EQ(r.status, 0) << r.err;
         json j = read_json(out);
@@ -828,10 +829,8 @@ TEST_F(Cli, CountsAreWholeNumbersInRange) {
 
 TEST_F(Cli, ExplainPrintsTheLinesMessageSequence) {
     expect_bad({"run", "--explain", "0xZZ"}, "--explain: '0xZZ' is not an address");
-    // The little thread starts once the big core's loop runs: its first
-    // attempt is the starvation's pattern (at a simultaneous start it may
-    // take the first ticket once).
-    const auto r = run({"run", "--duration", "4us", "--set", "workload.threads.0.start=2000cycles", "--explain", "0x10000040",
+    // The little thread's first attempt is the starvation's pattern.
+    const auto r = run({"run", "--duration", "4us", "--set", little_starts_late, "--explain", "0x10000040",
                         "--explain-count", "4"});
     ASSERT_EQ(r.status, 0) << r.err;
     const std::string out = r.out.substr(r.out.find("explain 0x10000040"));
@@ -1566,9 +1565,7 @@ TEST_F(Cli, WorkBeyondTheTimeRangeIsBadInputNotASimulationError) {
 // ---- analysis-ready results (finding 8) and unfinished regions (finding 9) -
 
 TEST_F(Cli, ResultsHaveNullsNumericSweptColumnsAndNoIdleRows) {
-    // The little thread starts once the big core's loop runs (at a
-    // simultaneous start it may take the first ticket once).
-    ASSERT_EQ(run({"run", "--duration", "2ms", "-q", "--set", "workload.threads.0.start=2000cycles", "--out", "r"}).status, 0);
+    ASSERT_EQ(run({"run", "--duration", "2ms", "-q", "--set", little_starts_late, "--out", "r"}).status, 0);
     const json j = read_json("r/result.json");
     for (const auto& c : j["cores"]) {
         if (c["id"] != "little.2") continue;
