@@ -74,6 +74,8 @@ struct memory_system::impl {
         f.data = &data;
         f.point = &point;
         f.far_atomics = icp.far_atomics;
+        for (const auto& sp : specs)
+            f.far_in_dsu.push_back(sp.dsu >= 0 && dsus[static_cast<unsigned>(sp.dsu)]->far_atomics());
     }
 
     l1_cache& l1(unsigned agent) { return l1s.at(agent)->state(); }

@@ -26,6 +26,10 @@ void dsu_params::describe(cfg::struct_schema<dsu_params>& s) {
             "cluster")
         .def(cycles{0})
         .range(cycles{0}, cycles{1000});
+    s.param("far_atomics", &dsu_params::far_atomics,
+            "LSE atomics of the DSU's cores on lines their L1 does not hold unique are performed at the L3 (far, as "
+            "on a CHI home node) instead of in the L1 after taking the line (near)")
+        .def(false);
     s.sub("l3", &dsu_params::l3, "the shared L3");
 }
 

@@ -13,6 +13,16 @@
 // a miss whose data no cache owns and that no L2 of the requester holds is
 // served in `l3.latency` DSU cycles when the L3 holds it. Counted apart:
 // hand-offs between cores of one cluster and between clusters of the DSU.
+// With `far_atomics`, an LSE atomic of a core under the DSU whose L1 does
+// not hold the line unique is performed at the L3 (a CHI home node's far
+// atomic): the request travels `snoop_latency` DSU cycles to the L3, every
+// copy inside the domain (the requester's own included) is snooped away,
+// the L3 (or the cluster's L2, or the old owner's answer) supplies the
+// data in `l3.latency`, the L3 keeps the line and no L1 has it; the old
+// value returns `transfer_latency` DSU cycles later. The line serves its
+// next request once the atomic has performed: one atomic per line at a
+// time, each an L3 access. A line with a copy outside the domain goes to
+// the interconnect instead (as interconnect.far_atomics does).
 // Not modelled: queueing in the DSU (each hop is a fixed latency), L3
 // partitioning, slices, the snoop filter's capacity, and data values (the
 // functional memory holds them).
@@ -42,6 +52,7 @@ struct dsu_params {
     frequency freq;
     cycles snoop_latency{0};     // request at the DSU -> snoops leave for the cores holding the line
     cycles transfer_latency{0};  // a snooped core's answer at the DSU -> the requester's cluster
+    bool far_atomics = false;    // LSE atomics on lines not unique in the L1 are performed at the L3
     l3_params l3;
     static void describe(cfg::struct_schema<dsu_params>& s);
 };
@@ -56,6 +67,9 @@ public:
     duration snoops_leave(duration t) const { return m_clock->edge_after(t, m_p.snoop_latency); }
     // A snooped core's answer reaching the DSU at `t`: when it leaves for the requester.
     duration answer_leaves(duration t) const { return m_clock->edge_after(t, m_p.transfer_latency); }
+    // A far atomic reaching the DSU at `t`: when it reaches the L3.
+    duration far_at_l3(duration t) const { return snoops_leave(t); }
+    bool far_atomics() const { return m_p.far_atomics; }
     bool l3_holds(std::uint64_t line) { return m_l3.find(line) != nullptr; }
     void l3_fill(std::uint64_t line);
     void l3_drop(std::uint64_t line);
@@ -71,6 +85,7 @@ private:
 public:
     counter l3_hits{m_stats, "l3_hits", "data supplied by the shared L3"};
     counter transfers{m_stats, "transfers", "lines handed from a core of one cluster to a core of another cluster of the DSU"};
+    counter far_atomics_done{m_stats, "far_atomics", "LSE atomics performed at the L3 (far_atomics)"};
 };
 
 }  // namespace cohsim

@@ -36,7 +36,8 @@ struct request_msg {
     std::uint64_t line;
     bool at_ic;  // reached the interconnect (else: at the requester's SCU)
     duration arrived;
-    bool far = false;        // a far atomic: served at the interconnect, no copy for the requester
+    bool far = false;        // a far atomic: served at the L3 or the interconnect, no copy for the requester
+    bool at_l3 = false;      // a far atomic that reached its DSU's L3
     bool exclusive = false;  // a store-exclusive's upgrade (fails if the copy is lost meanwhile)
 };
 
@@ -84,6 +85,7 @@ struct fabric {
     transition_counts counts;
     observers obs;
     bool far_atomics = false;  // LSE atomics go to the home (interconnect.far_atomics)
+    std::vector<char> far_in_dsu;  // by cluster: its DSU performs LSE atomics at its L3 (dsus.<d>.far_atomics)
     bool checking = false;  // single-writer / multiple-readers after every L1 state change
 
     // A cache-controller cell about to be executed, counted.

@@ -29,6 +29,16 @@ void home::served(std::uint64_t line, hstate before, hevent ev, const home_cell&
 }
 
 void home::arrive(request_msg m) {
+    if (m.far && !m.at_ic && !m.at_l3) {
+        // A far atomic for a DSU that performs them is serialised at its L3,
+        // a snoop_latency hop on from the SCU.
+        if (dsu* d = dsu_for(cluster_of(static_cast<int>(m.agent))); d && d->far_atomics()) {
+            m.at_l3 = true;
+            m_f.q->at(d->far_at_l3(kernel::now()), rank(phase::request, m_ic.arbitration_key(m.agent)),
+                      [this, m] { arrive(m); });
+            return;
+        }
+    }
     m.arrived = kernel::now();
     line_record& h = m_lines[m.line];
     if (transaction_transition(h.phase, tevent::Request).kind == outcome::stall) {
@@ -112,8 +122,11 @@ void home::process(line_record& h, const request_msg& m) {
     dsu* d = dsu_for(k);
     const bool in_l2 = cl.l2_holds(line);
     const bool in_l3 = d && d->l3_holds(line);
+    // A far atomic stays in the domain when its DSU performs atomics at the L3.
+    const bool far_at_l3 = m.far && d && d->far_atomics();
     if (!m.at_ic) {
-        bool local = !m.far && std::all_of(t.begin(), t.end(), [&](int a) { return same_domain(cluster_of(a), k); });
+        bool local = (!m.far || far_at_l3) &&
+                     std::all_of(t.begin(), t.end(), [&](int a) { return same_domain(cluster_of(a), k); });
         if (cell.mem_read) local = local && (in_l2 || in_l3);
         if (m.r != request::GetS) local = local && !cached_outside(line, k);
         if (!local) return to_interconnect(m, k, now);
@@ -135,7 +148,13 @@ void home::process(line_record& h, const request_msg& m) {
     if (m.r != request::GetS) drop_stale(line, k);
     if (!tx.global) {
         ++cl.local_transactions;
-        if (cell.mem_read) {
+        if (m.far) {
+            // At the L3: its access is the atomic's read (the L3's copy, or
+            // the cluster's, as the L3 fetches it); a snooped owner's answer
+            // may come later (answer()).
+            ++(in_l3 ? d->l3_hits : cl.l2_hits);
+            tx.ready = d->l3_data(now);
+        } else if (cell.mem_read) {
             if (in_l2) {
                 ++cl.l2_hits;
                 tx.ready = net.in_cluster(k, now, cl.l2_latency());
@@ -211,7 +230,7 @@ void home::snoop_answered(unsigned k, unsigned agent_, std::uint64_t line, bool 
     if (!h.tx.global) {
         // Inside the domain: under a DSU the answer goes back through it.
         dsu* d = dsu_for(k);
-        if (data && agent == h.tx.owner_at_start) {
+        if (data && agent == h.tx.owner_at_start && !h.tx.far) {  // (a far atomic's data goes to the L3)
             if (k == cluster_of(static_cast<int>(h.tx.req.agent)))
                 ++m_clusters[k]->core_transfers;
             else if (d)
@@ -272,15 +291,32 @@ void home::grant_now(line_record& h) {
 
 // A far atomic: every copy is gone; the home performs the operation and
 // returns the old value; nobody caches the line now.
+// At the interconnect it performs as the last answer arrives, and the line
+// serves its next request at once; at a DSU's L3 it performs once the L3
+// has the data (tx.ready), which the line waits for, and the L3 keeps it.
 void home::far_result(line_record& h) {
     transaction& tx = h.tx;
-    ++m_far_atomics;
     h.e = home_entry{};
     const unsigned k = cluster_of(static_cast<int>(tx.req.agent));
     const std::uint64_t line = tx.req.line;
-    const duration at = m_f.net->scu_to_l1(k, m_f.net->home_to_scu(k, line, tx.ready, false));
-    m_f.l1s[tx.req.agent]->far_result(line, at);
-    unblock(line);
+    if (tx.global) {
+        ++m_far_atomics;
+        // A DSU that performs atomics keeps the line in its L3 for the next.
+        if (dsu* d = dsu_for(k); d && d->far_atomics()) d->l3_fill(line);
+        const duration at = m_f.net->scu_to_l1(k, m_f.net->home_to_scu(k, line, tx.ready, false));
+        m_f.l1s[tx.req.agent]->far_result(line, at);
+        unblock(line);
+        return;
+    }
+    m_f.q->at(tx.ready, rank(phase::response, tx.req.agent), [this, k, line] {
+        dsu& d = *dsu_for(k);
+        ++d.far_atomics_done;
+        for (unsigned j = 0; j < m_clusters.size(); ++j)
+            if (same_domain(j, k)) m_clusters[j]->l2_drop(line);
+        d.l3_fill(line);
+        m_f.l1s[m_lines[line].tx.req.agent]->far_result(line, m_f.net->scu_to_l1(k, d.answer_leaves(kernel::now())));
+        unblock(line);
+    });
 }
 
 void home::unblock(std::uint64_t line) {

@@ -17,7 +17,10 @@
 //     or DRAM (at the interconnect);
 //   - store-exclusive upgrades that lost their copy fail at once (Excl_Fail);
 //   - far atomics: every copy, the requester's own included, is snooped
-//     away; the home performs the operation and nobody caches the line;
+//     away; the home performs the operation and no L1 caches the line: at
+//     the interconnect (interconnect.far_atomics) as its last snoop answer
+//     arrives, or at the L3 of a DSU with far_atomics (dsu.h) once the L3
+//     has the data, when every copy is inside the DSU's domain;
 //   - per-line traffic counts (requests, evictions, snoops, transfers).
 // Not modelled: a finite directory or snoop filter, directory latency
 // separate from the hop latencies, retries (NACKs), the home's own queues.

@@ -407,3 +407,66 @@ TEST(LineTraffic, CountsEachRequestSnoopAndTransferOfALine) {
     EXPECT_EQ(t.exclusive_fails, 0u);
     EXPECT_EQ(t.cross_socket, 0u);
 }
+
+TEST(MemoryLatency, DsuFarAtomicIsPerformedAtTheL3) {
+    // dsu0 performs atomics at its L3. big.0's add finds A nowhere: the L3
+    // fetches it through the interconnect and keeps it. little.0's add then
+    // travels to the L3 (snoop_latency, 10 DSU cycles), is served there (20),
+    // performs, and its old value returns (transfer_latency, 7, then the SCU's
+    // 2 little cycles). Neither core caches A; the L3 counts both.
+    system_model sys(test_platform({dynamiq[0], dynamiq[1], dynamiq[2], "dsus.dsu0.far_atomics=true",
+                                    "dsus.dsu0.snoop_latency=10cycles", "dsus.dsu0.transfer_latency=7cycles"}));
+    op_times at;
+    std::uint64_t first = 99, second = 99;
+    sys.memory().poke(A, 8, 5);
+    sys.find_core("big.0")->set_program([&](core& c) { first = c.atomic(atomic_op::add, A, 3); });
+    sys.find_core("little.0")->set_program([&](core& c) {
+        c.work(cycles{10'000});
+        at.before = c.local_time();
+        second = c.atomic(atomic_op::add, A, 4);
+        at.after = c.local_time();
+    });
+    run_for_fs(1'000'000'000'000ULL);
+    const hops h;
+    const clock_domain D("dsu", frequency{1'200'000'000});
+    const duration at_l3 = D.edge_after(h.L.edge_after(at.before, cycles{5}), cycles{10});
+    const duration back = D.edge_after(D.edge_after(at_l3, cycles{20}), cycles{7});
+    EXPECT_EQ(at.after.fs, h.L.edge_after(back, cycles{2}).fs);
+    EXPECT_EQ(first, 5u);
+    EXPECT_EQ(second, 8u);
+    EXPECT_EQ(sys.memory().peek(A, 8), 12u);
+    EXPECT_EQ(sys.memory().l1_state(0, A), cstate::I);
+    EXPECT_EQ(sys.memory().l1_state(2, A), cstate::I);
+    EXPECT_EQ(counter_value(sys, "dsu0.l3", "far_atomics"), 1u);      // little.0's, at the L3
+    EXPECT_EQ(counter_value(sys, "interconnect", "far_atomics"), 1u);  // big.0's, which fetched A
+}
+
+TEST(MemoryLatency, DsuFarAtomicSnoopsTheRequestersOwnCopy) {
+    // little.0 and little.1 share A (both read it); little.0's add is
+    // performed at the L3 (a shared copy is not unique: no near atomic),
+    // which first snoops both copies away (the snoops leave
+    // snoop_latency after the request reaches the L3, 2 little cycles each
+    // way, the answer transfer_latency through the DSU); the L3's own access
+    // runs meanwhile.
+    system_model sys(test_platform({dynamiq[0], dynamiq[1], dynamiq[2], "dsus.dsu0.far_atomics=true",
+                                    "dsus.dsu0.snoop_latency=10cycles", "dsus.dsu0.transfer_latency=7cycles"}));
+    op_times at;
+    sys.find_core("little.1")->set_program([&](core& c) { c.load(A); });
+    sys.find_core("little.0")->set_program([&](core& c) {
+        c.work(cycles{10'000});
+        c.load(A);
+        at.before = c.local_time();
+        c.atomic(atomic_op::add, A, 1);
+        at.after = c.local_time();
+    });
+    run_for_fs(1'000'000'000'000ULL);
+    const hops h;
+    const clock_domain D("dsu", frequency{1'200'000'000});
+    const duration at_l3 = D.edge_after(h.L.edge_after(at.before, cycles{5}), cycles{10});
+    const duration answered = D.edge_after(h.L.edge_after(h.L.edge_after(D.edge_after(at_l3, cycles{10}), cycles{2}), cycles{2}), cycles{7});
+    const duration ready = hops::max(D.edge_after(at_l3, cycles{20}), answered);
+    EXPECT_EQ(at.after.fs, h.L.edge_after(D.edge_after(ready, cycles{7}), cycles{2}).fs);
+    EXPECT_EQ(sys.memory().l1_state(0, A), cstate::I);
+    EXPECT_EQ(sys.memory().l1_state(1, A), cstate::I);
+    EXPECT_EQ(counter_value(sys, "dsu0.l3", "far_atomics"), 1u);
+}
