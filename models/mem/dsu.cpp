@@ -30,6 +30,11 @@ void dsu_params::describe(cfg::struct_schema<dsu_params>& s) {
             "LSE atomics of the DSU's cores on lines their L1 does not hold unique are performed at the L3 (far, as "
             "on a CHI home node) instead of in the L1 after taking the line (near)")
         .def(false);
+    s.param("overlapped_lookup", &dsu_params::overlapped_lookup,
+            "a request that waits for a line another request holds has its snoop lookup and its snoops' trip done "
+            "meanwhile: its snoops leave snoop_latency after it reached the DSU, or as the line frees if later (they "
+            "follow the line to its new owner); false: they leave snoop_latency after the line frees")
+        .def(false);
     s.sub("l3", &dsu_params::l3, "the shared L3");
 }
 

@@ -23,6 +23,13 @@
 // next request once the atomic has performed: one atomic per line at a
 // time, each an L3 access. A line with a copy outside the domain goes to
 // the interconnect instead (as interconnect.far_atomics does).
+// With `overlapped_lookup`, a request that waited for its line (another
+// request held it) had its snoop-filter lookup and its snoops' trip done
+// while it waited: its snoops leave `snoop_latency` after it reached the
+// DSU, or as the line frees (the previous requester's Unblock) if that is
+// later, so they follow the line to its new owner, which completes its own
+// access first (a home that forwards the next request while the line is on
+// its way). A request for an idle line is timed as without it.
 // Not modelled: queueing in the DSU (each hop is a fixed latency), L3
 // partitioning, slices, the snoop filter's capacity, and data values (the
 // functional memory holds them).
@@ -53,6 +60,7 @@ struct dsu_params {
     cycles snoop_latency{0};     // request at the DSU -> snoops leave for the cores holding the line
     cycles transfer_latency{0};  // a snooped core's answer at the DSU -> the requester's cluster
     bool far_atomics = false;    // LSE atomics on lines not unique in the L1 are performed at the L3
+    bool overlapped_lookup = false;  // a waiting request's snoop lookup and trip overlap its wait
     l3_params l3;
     static void describe(cfg::struct_schema<dsu_params>& s);
 };
@@ -65,6 +73,13 @@ public:
     duration l3_data(duration t) const { return m_clock->edge_after(t, m_p.l3.latency); }
     // A request reaching the DSU at `t`: when its snoops leave.
     duration snoops_leave(duration t) const { return m_clock->edge_after(t, m_p.snoop_latency); }
+    // A request that reached the DSU at `arrived`, served at `now` (later if
+    // it waited for its line): when its snoops leave.
+    duration snoops_leave(duration arrived, duration now) const {
+        if (!m_p.overlapped_lookup) return snoops_leave(now);
+        const duration looked_up = snoops_leave(arrived), freed = m_clock->next_edge(now);
+        return looked_up < freed ? freed : looked_up;
+    }
     // A snooped core's answer reaching the DSU at `t`: when it leaves for the requester.
     duration answer_leaves(duration t) const { return m_clock->edge_after(t, m_p.transfer_latency); }
     // A far atomic reaching the DSU at `t`: when it reaches the L3.

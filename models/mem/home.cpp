@@ -166,7 +166,7 @@ void home::process(line_record& h, const request_msg& m) {
         tx.answers_left = static_cast<int>(t.size());
         // Under a DSU the snoops go out through it; then the target's own
         // SCU hop, in its own clock.
-        const duration out = d && !t.empty() ? d->snoops_leave(now) : now;
+        const duration out = d && !t.empty() ? d->snoops_leave(m.arrived, now) : now;
         for (int a : t) {
             const snoop s = a == h.e.owner ? cell.to_owner : cell.to_sharers;
             l1_port* c = m_f.l1s[static_cast<unsigned>(a)];

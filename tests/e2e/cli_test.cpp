@@ -884,24 +884,27 @@ TEST_F(Cli, EffectiveConfigFindsTheUsersOwnProgram) {
 }
 
 TEST_F(Cli, VerdictsHoldAcrossRunLengths) {
-    // The 28-thread spinlock: at 100 us (about 41 acquisitions per core) too
-    // few samples for any label; at 1 ms every core fair, as Jain's index
-    // (0.9999...) says. A longest wait measured against the run's length called
-    // all 28 DISADVANTAGED at 100 us.
+    // The 28-thread queued spinlock hands the lock round in order: at 100 us
+    // (5 or 6 acquisitions per core) too few samples for any label, and Jain's
+    // index at least that of an even split of 5s and 6s (5.5^2 / 30.5 =
+    // 0.992); at 3 ms (over 100 per core) every core fair, as the index
+    // (0.9999...) says. A longest wait measured against the run's length
+    // called all 28 DISADVANTAGED at 100 us.
     const std::string cfg = COHSIM_SOURCE_DIR "/configs/calibration/spinlock_28_threads.yaml";
     std::map<std::string, std::set<std::string>> labels;
-    for (const char* d : {"100us", "1ms"}) {
+    for (const char* d : {"100us", "3ms"}) {
+        const bool long_run = std::string(d) == "3ms";
         const auto r = run({"run", cfg, "--duration", d, "-q", "--out", std::string("v") + d});
         ASSERT_EQ(r.status, 0) << r.err;
         const json j = read_json(std::string("v") + d + "/result.json");
         for (const auto& c : j["cores"])
             if (c.contains("lock") && c["lock"].contains("verdict")) labels[d].insert(c["lock"]["verdict"].get<std::string>());
         EXPECT_EQ(j["fairness"]["contending_cores"], 28);
-        EXPECT_GT(j["fairness"]["jain"].get<double>(), 0.999);
-        EXPECT_EQ(j["fairness"]["enough_samples"], std::string(d) == "1ms");
+        EXPECT_GT(j["fairness"]["jain"].get<double>(), long_run ? 0.999 : 0.99);
+        EXPECT_EQ(j["fairness"]["enough_samples"], long_run);
     }
     EXPECT_EQ(labels["100us"], std::set<std::string>{"too few samples"});
-    EXPECT_EQ(labels["1ms"], std::set<std::string>{"fair"});
+    EXPECT_EQ(labels["3ms"], std::set<std::string>{"fair"});
     // 1 ns: nothing acquired, no label.
     const auto r = run({"run", "--duration", "1ns", "--out", "v1ns"});
     ASSERT_EQ(r.status, 0) << r.err;

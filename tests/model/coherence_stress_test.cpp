@@ -45,9 +45,9 @@ TEST_P(RandomTester, DynamiqTopology) {
     EXPECT_EQ(r.finished, 8u);
 }
 
-TEST_P(RandomTester, DynamiqFarAtomicsAtTheL3) {
+TEST_P(RandomTester, DynamiqFarAtomicsAtTheL3OverlappedLookup) {
     const auto r = run_random_tester(6'000, 9,
-                                     {"dsus={dsu0: {freq: 1.2GHz, far_atomics: true, snoop_latency: 5cycles, "
+                                     {"dsus={dsu0: {freq: 1.2GHz, far_atomics: true, overlapped_lookup: true, snoop_latency: 5cycles, "
                                       "transfer_latency: 3cycles, l3: {size: 64KiB, ways: 4, latency: 20cycles}}}",
                                       "clusters.little.dsu=dsu0", "clusters.big.dsu=dsu0"});
     EXPECT_EQ(r.failure, "");

@@ -470,3 +470,44 @@ TEST(MemoryLatency, DsuFarAtomicSnoopsTheRequestersOwnCopy) {
     EXPECT_EQ(sys.memory().l1_state(1, A), cstate::I);
     EXPECT_EQ(counter_value(sys, "dsu0.l3", "far_atomics"), 1u);
 }
+
+// Two stores to A, held by big.0, one little cycle apart: little.1's request
+// waits while little.0's is served. Without overlapped_lookup its snoop
+// leaves snoop_latency after little.0's Unblock; with it, snoop_latency after
+// it reached the DSU, or as the line frees if that is later.
+void waiting_request_case(bool overlapped) {
+    system_model sys(test_platform({dynamiq[0], dynamiq[1], dynamiq[2], "dsus.dsu0.snoop_latency=10cycles",
+                                    "dsus.dsu0.transfer_latency=7cycles",
+                                    overlapped ? "dsus.dsu0.overlapped_lookup=true" : "dsus.dsu0.overlapped_lookup=false"}));
+    op_times st0, st1;
+    // A store of `v` after `wait` cycles, timed into `t`.
+    const auto timed_store = [](op_times& t, std::uint64_t wait, std::uint64_t v) {
+        return [&t, wait, v](core& c) {
+            c.work(cycles{wait});
+            t.before = c.local_time();
+            c.store(A, v);
+            t.after = c.local_time();
+        };
+    };
+    sys.find_core("big.0")->set_program([&](core& c) { c.store(A, 1); });
+    sys.find_core("little.0")->set_program(timed_store(st0, 10'000, 2));
+    sys.find_core("little.1")->set_program(timed_store(st1, 10'001, 3));
+    run_for_fs(1'000'000'000'000ULL);
+    const hops h;
+    const clock_domain D("dsu", frequency{1'200'000'000});
+    // little.0: through the DSU to big.0 and back, as in dsu_transfer_case.
+    const duration snooped0 = h.B.edge_after(D.edge_after(h.L.edge_after(st0.before, cycles{5}), cycles{10}), cycles{2});
+    const duration granted0 = h.L.edge_after(D.edge_after(h.B.edge_after(snooped0, cycles{2}), cycles{7}), cycles{2});
+    EXPECT_EQ(st0.after.fs, granted0.fs);
+    const duration unblocked = h.L.edge_after(granted0, cycles{2});
+    const duration arrived1 = h.L.edge_after(st1.before, cycles{5});
+    ASSERT_LT(arrived1, unblocked);  // it did wait
+    const duration out = overlapped ? hops::max(D.edge_after(arrived1, cycles{10}), D.next_edge(unblocked))
+                                    : D.edge_after(unblocked, cycles{10});
+    const duration snooped1 = h.L.edge_after(out, cycles{2});
+    EXPECT_EQ(st1.after.fs, h.L.edge_after(D.edge_after(h.L.edge_after(snooped1, cycles{2}), cycles{7}), cycles{2}).fs);
+    EXPECT_EQ(sys.memory().peek(A, 8), 3u);
+}
+
+TEST(MemoryLatency, DsuWaitingRequestLooksUpAfterTheLineFrees) { waiting_request_case(false); }
+TEST(MemoryLatency, DsuOverlappedLookupSendsAWaitingRequestsSnoopAsTheLineFrees) { waiting_request_case(true); }
