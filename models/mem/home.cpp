@@ -150,9 +150,9 @@ void home::process(line_record& h, const request_msg& m) {
         ++cl.local_transactions;
         if (m.far) {
             // At the L3: its access is the atomic's read (the L3's copy, or
-            // the cluster's, as the L3 fetches it); a snooped owner's answer
-            // may come later (answer()).
-            ++(in_l3 ? d->l3_hits : cl.l2_hits);
+            // the cluster's, as the L3 fetches it; or the owner's answer,
+            // which may come later: answer()).
+            if (cell.mem_read) ++(in_l3 ? d->l3_hits : cl.l2_hits);
             tx.ready = d->l3_data(now);
         } else if (cell.mem_read) {
             if (in_l2) {

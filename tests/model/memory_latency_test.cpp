@@ -438,6 +438,7 @@ TEST(MemoryLatency, DsuFarAtomicIsPerformedAtTheL3) {
     EXPECT_EQ(sys.memory().l1_state(0, A), cstate::I);
     EXPECT_EQ(sys.memory().l1_state(2, A), cstate::I);
     EXPECT_EQ(counter_value(sys, "dsu0.l3", "far_atomics"), 1u);      // little.0's, at the L3
+    EXPECT_EQ(counter_value(sys, "dsu0.l3", "l3_hits"), 1u);          // its data
     EXPECT_EQ(counter_value(sys, "interconnect", "far_atomics"), 1u);  // big.0's, which fetched A
 }
 
