@@ -73,9 +73,8 @@ struct memory_system::impl {
         f.net = &net;
         f.data = &data;
         f.point = &point;
-        f.far_atomics = icp.far_atomics;
         for (const auto& sp : specs)
-            f.far_in_dsu.push_back(sp.dsu >= 0 && dsus[static_cast<unsigned>(sp.dsu)]->far_atomics());
+            f.far_atomics.push_back(icp.far_atomics || (sp.dsu >= 0 && dsus[static_cast<unsigned>(sp.dsu)]->far_atomics()));
     }
 
     l1_cache& l1(unsigned agent) { return l1s.at(agent)->state(); }

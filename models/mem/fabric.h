@@ -84,8 +84,9 @@ struct fabric {
     home_port* point = nullptr;  // the point of serialisation of every line
     transition_counts counts;
     observers obs;
-    bool far_atomics = false;  // LSE atomics go to the home (interconnect.far_atomics)
-    std::vector<char> far_in_dsu;  // by cluster: its DSU performs LSE atomics at its L3 (dsus.<d>.far_atomics)
+    // By cluster: its LSE atomics go to the home, the interconnect
+    // (interconnect.far_atomics) or its DSU's L3 (dsus.<d>.far_atomics).
+    std::vector<char> far_atomics;
     bool checking = false;  // single-writer / multiple-readers after every L1 state change
 
     // A cache-controller cell about to be executed, counted.

@@ -32,7 +32,7 @@ void home::arrive(request_msg m) {
     if (m.far && !m.at_ic && !m.at_l3) {
         // A far atomic for a DSU that performs them is serialised at its L3,
         // a snoop_latency hop on from the SCU.
-        if (dsu* d = dsu_for(cluster_of(static_cast<int>(m.agent))); d && d->far_atomics()) {
+        if (dsu* d = atomics_dsu(cluster_of(static_cast<int>(m.agent)))) {
             m.at_l3 = true;
             m_f.q->at(d->far_at_l3(kernel::now()), rank(phase::request, m_ic.arbitration_key(m.agent)),
                       [this, m] { arrive(m); });
@@ -123,7 +123,7 @@ void home::process(line_record& h, const request_msg& m) {
     const bool in_l2 = cl.l2_holds(line);
     const bool in_l3 = d && d->l3_holds(line);
     // A far atomic stays in the domain when its DSU performs atomics at the L3.
-    const bool far_at_l3 = m.far && d && d->far_atomics();
+    const bool far_at_l3 = m.far && atomics_dsu(k);
     if (!m.at_ic) {
         bool local = (!m.far || far_at_l3) &&
                      std::all_of(t.begin(), t.end(), [&](int a) { return same_domain(cluster_of(a), k); });
@@ -302,19 +302,20 @@ void home::far_result(line_record& h) {
     if (tx.global) {
         ++m_far_atomics;
         // A DSU that performs atomics keeps the line in its L3 for the next.
-        if (dsu* d = dsu_for(k); d && d->far_atomics()) d->l3_fill(line);
+        if (dsu* d = atomics_dsu(k)) d->l3_fill(line);
         const duration at = m_f.net->scu_to_l1(k, m_f.net->home_to_scu(k, line, tx.ready, false));
         m_f.l1s[tx.req.agent]->far_result(line, at);
         unblock(line);
         return;
     }
-    m_f.q->at(tx.ready, rank(phase::response, tx.req.agent), [this, k, line] {
+    const unsigned agent = tx.req.agent;
+    m_f.q->at(tx.ready, rank(phase::response, agent), [this, k, agent, line] {
         dsu& d = *dsu_for(k);
         ++d.far_atomics_done;
         for (unsigned j = 0; j < m_clusters.size(); ++j)
             if (same_domain(j, k)) m_clusters[j]->l2_drop(line);
         d.l3_fill(line);
-        m_f.l1s[m_lines[line].tx.req.agent]->far_result(line, m_f.net->scu_to_l1(k, d.answer_leaves(kernel::now())));
+        m_f.l1s[agent]->far_result(line, m_f.net->scu_to_l1(k, d.answer_leaves(kernel::now())));
         unblock(line);
     });
 }

@@ -121,6 +121,11 @@ private:
     dsu* dsu_for(unsigned k) const {
         return m_dsu_of[k] >= 0 ? m_dsus[static_cast<unsigned>(m_dsu_of[k])].get() : nullptr;
     }
+    // Cluster k's DSU when it performs LSE atomics at its L3, else null.
+    dsu* atomics_dsu(unsigned k) const {
+        dsu* d = dsu_for(k);
+        return d && d->far_atomics() ? d : nullptr;
+    }
     bool cached_outside(std::uint64_t line, unsigned k) const;
     void drop_stale(std::uint64_t line, unsigned k);
     void fill_shared(unsigned k, std::uint64_t line);

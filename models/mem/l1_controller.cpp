@@ -58,7 +58,7 @@ void l1_controller::access(const mem_request& r, std::function<void(const mem_re
         finish(o, mem_response{0, true, net.in_cluster(c.cluster, now, c.p.hit_latency)});
         return;
     }
-    if (r.kind == mem_request::atomic && (m_f.far_atomics || m_f.far_in_dsu[c.cluster])) {
+    if (r.kind == mem_request::atomic && m_f.far_atomics[c.cluster]) {
         const std::uint64_t line = line_of(r.addr);
         const cstate st = c.state_of(line);
         if (!can_write(st) && !c.wb.count(line)) {

@@ -56,6 +56,7 @@ private:
         f.q = &q;
         f.net = net.get();
         f.data = &data;
+        f.far_atomics = {0};  // its one cluster's atomics are near
         f.checking = true;
     }
     static tag init_kernel() {
