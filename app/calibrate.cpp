@@ -420,6 +420,7 @@ int cmd_calibrate(const std::vector<std::string>& args) {
     // A lifts_little check needs its other case, which uses the platform too if it is in the file at all.
     std::string ids;
     for (const auto& c : cases) ids += (ids.empty() ? "" : ", ") + c.id;
+    prepare_output_dir(out_dir, "--out");  // before any run, not after them all
     std::cerr << "cohsim calibrate: " << n << " draws x " << replicates << " runs x " << cases.size() << " cases (" << ids << "), runs of at most " << dur
               << ", " << jobs << " at a time, in " << out_dir << "\n";
 

@@ -169,9 +169,12 @@ public:
         std::fprintf(stderr, "\r\033[K%s", progress_text(done, m_total, host).c_str());
         std::fflush(stderr);
         m_drawn = true;
+        log::progress_drawn(true);
     }
     void finish() {
         if (m_drawn) std::fprintf(stderr, "\r\033[K");
+        m_drawn = false;
+        log::progress_drawn(false);
     }
     // A warning while the run goes on, on its own line above the progress.
     void note(const std::string& text) {
@@ -311,8 +314,8 @@ int cmd_run(const std::vector<std::string>& args) {
                      "in WFE and there is no lock to judge; give threads, e.g. workload: {{threads: [{{core: {}.0}}]}}",
                      source, cfg.clusters.items.front().first);
 
-    std::filesystem::create_directories(out_dir);
     // Where the results go must be writable before the run, not after it.
+    prepare_output_dir(out_dir, "--out");
     const bool json_stdout = json_file == "-";
     if (json_stdout && !explain_line.empty())
         throw usage_error("--json - and --explain both write to standard output; give --json a file");
@@ -346,7 +349,7 @@ int cmd_run(const std::vector<std::string>& args) {
     watchdog dog(sys);
     std::string failure;
     bool trace_detached = false;
-    const run_outcome run = run_for(
+    run_outcome run = run_for(
         cfg.run.length,
         [&](duration done, double host) {
             progress.update(done, host);
@@ -363,6 +366,8 @@ int cmd_run(const std::vector<std::string>& args) {
         },
         &g_stop);
     if (failure.empty()) failure = sys.program_fault();
+    if (failure.empty()) failure = sys.lock_stuck(run.simulated);  // a lock stuck with every core asleep
+    run.failed = !failure.empty();
     progress.finish();
     std::signal(SIGINT, SIG_DFL);
     std::signal(SIGTERM, SIG_DFL);
@@ -410,8 +415,8 @@ int cmd_run(const std::vector<std::string>& args) {
         return exit_failure;
     }
     if (!run.completed) {
-        spdlog::warn("interrupted after {} of {} simulated; results so far written to {}", to_string(run.simulated),
-                     to_string(cfg.run.length), out_dir);
+        spdlog::warn("interrupted after {} of {} simulated; results so far written to {}", time_text(run.simulated),
+                     time_text(cfg.run.length), out_dir);
         return exit_interrupted;
     }
     return exit_ok;
@@ -729,6 +734,7 @@ int cmd_params(const std::vector<std::string>& args) {
 int cli_main(int argc, const char* const* argv) {
     std::vector<std::string> args(argv + 1, argv + argc);
     set_command_line(argc, argv);
+    cfg::set_include_finder(shipped_config);  // `include: rk3588_4xa55_4xa76` in a user's config
     // A run started by `cohsim sweep` or `cohsim validate` dies with it (a
     // killed sweep leaves no orphan writing into its directory).
     if (const char* parent = std::getenv("COHSIM_DIE_WITH_PARENT")) {

@@ -48,6 +48,24 @@ fs::path data_dir() {
 
 std::string data_file(const std::string& relative) { return (data_dir() / relative).string(); }
 
+std::string shipped_config(const std::string& name) {
+    fs::path data;
+    try {
+        data = data_dir();
+    } catch (const std::runtime_error&) {
+        return {};
+    }
+    std::error_code ec;
+    const fs::path p(name);
+    if (name.empty() || p.is_absolute()) return {};
+    // A shipped platform by its bare name too (dynamiq_4xa55_4xa75).
+    const bool bare = name.find('/') == std::string::npos && name.find('.') == std::string::npos;
+    for (const fs::path& c : {data / "configs" / p, data / p, data / "configs" / "platforms" / (name + ".yaml")})
+        if ((bare || c != data / "configs" / "platforms" / (name + ".yaml")) && fs::is_regular_file(c, ec))
+            return c.lexically_normal().string();
+    return {};
+}
+
 std::string find_config(const std::string& arg) {
     if (arg.empty() || arg == "-") return arg;
     std::error_code ec;
@@ -59,11 +77,7 @@ std::string find_config(const std::string& arg) {
     } catch (const std::runtime_error&) {
         return arg;
     }
-    // A shipped platform by its bare name too (dynamiq_4xa55_4xa75).
-    const bool bare = arg.find('/') == std::string::npos && arg.find('.') == std::string::npos;
-    for (const fs::path& c : {data / "configs" / p, data / p, data / "configs" / "platforms" / (arg + ".yaml")})
-        if ((bare || c != data / "configs" / "platforms" / (arg + ".yaml")) && fs::is_regular_file(c, ec))
-            return c.lexically_normal().string();
+    if (const std::string c = shipped_config(arg); !c.empty()) return c;
     throw cfg::config_error({arg, 0, 0}, "",
                             "no such config file, neither from here nor among the shipped configs in " +
                                 (data / "configs").string(),

@@ -30,6 +30,10 @@ std::string data_file(const std::string& relative);
 // found nowhere is a cfg::config_error saying where it was looked for. A bare
 // name (no '/', no '.') is also looked for as configs/platforms/NAME.yaml.
 std::string find_config(const std::string& arg);
+// A shipped config by such a name (configs/NAME, NAME under the data
+// directory, or a platform's bare name), or "" when there is none. Config
+// files' `include:` falls back on it (cfg::set_include_finder).
+std::string shipped_config(const std::string& name);
 
 // --include-path DIR...: checks each is a folder (a usage error otherwise)
 // and puts them, absolute, in front of $COHSIM_INCLUDE_PATH, where the

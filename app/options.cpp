@@ -1,5 +1,12 @@
 #include "app/options.h"
 
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
 namespace cohsim {
 
 namespace po = boost::program_options;
@@ -34,6 +41,25 @@ std::uint64_t parse_count(const std::string& text, const std::string& option, st
         throw usage_error(option + " " + text + ": expected a whole number from " + std::to_string(lo) + " to " +
                           std::to_string(hi));
     return n;
+}
+
+void prepare_output_dir(const std::string& dir, const std::string& option) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
+        throw usage_error(option + " " + dir + ": is a file, not a folder (expected a folder for the results, new or existing)");
+    fs::create_directories(dir, ec);
+    if (ec)
+        throw usage_error(option + " " + dir + ": cannot make the folder: " + ec.message() +
+                          " (expected a folder that can be made here)");
+    const fs::path probe = fs::path(dir) / (".cohsim-write-test." + std::to_string(::getpid()));
+    {
+        std::ofstream f(probe);
+        if (!f)
+            throw usage_error(option + " " + dir + ": cannot write into the folder: " + std::strerror(errno) +
+                              " (expected a folder this user can write; results are written there at the end)");
+    }
+    fs::remove(probe, ec);
 }
 
 }  // namespace cohsim

@@ -29,4 +29,10 @@ parsed_args parse_args(const std::vector<std::string>& args, const boost::progra
 // a fraction, text, out of range) is a usage_error saying what is allowed.
 std::uint64_t parse_count(const std::string& text, const std::string& option, std::uint64_t lo, std::uint64_t hi);
 
+// The folder an `option` (e.g. "--out") names for results, made ready before
+// any work: created if new, and checked to be a folder this process can
+// write into. A file of that name, a folder that cannot be made or written
+// is a usage_error saying what would be right.
+void prepare_output_dir(const std::string& dir, const std::string& option);
+
 }  // namespace cohsim

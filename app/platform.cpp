@@ -1,6 +1,7 @@
 #include "app/platform.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <iostream>
 #include <iterator>
 
@@ -17,6 +18,16 @@ void run_params::describe(cfg::struct_schema<run_params>& s) {
             "(a starved core's accesses complete; it is reported, not stopped)")
         .def(duration{10'000'000'000'000ULL})
         .range(duration{1'000'000'000}, duration{3600 * fs_per_second});
+    // A working lock changes hands every few hundred ns to a few us here; an
+    // interrupt handler in a critical section stretches one gap to a few us.
+    // 1ms is far beyond both, and 1000x the longest gap seen keeps a workload
+    // with long holds from being called stuck.
+    s.param("lock_stuck_after", &run_params::lock_stuck_after,
+            "a lock that a core waits for (mark lock_begin) and no core has taken for this long, or for 1000x the "
+            "longest gap between two acquisitions seen so far if that is longer, is stuck: the run stops naming the "
+            "core inside it, or the one whose release did not free it; 0 = never")
+        .def(duration{1'000'000'000'000ULL})
+        .range(duration{0}, duration{3600 * fs_per_second});
     s.param("exact", &run_params::exact,
             "true: no acceleration (every time its own kernel activation, every core waits in the kernel): the "
             "reference timing, slower; results are byte-identical either way")
@@ -298,6 +309,24 @@ const std::string& standard_input() {
     return text;
 }
 
+// A program or trace file that an override (`--set workload.program=X`)
+// names is the user's, typed from the current directory: when it is there,
+// it becomes absolute (a file of the config's own stays relative to the config).
+void files_from_overrides_from_here(cfg::node& root) {
+    auto fix = [](cfg::node* n) {
+        if (!n || n->k != cfg::node::kind::scalar || n->loc.file.rfind("--", 0) != 0) return;
+        std::error_code ec;
+        const std::filesystem::path p(n->text);
+        if (!n->text.empty() && p.is_relative() && std::filesystem::is_regular_file(p, ec))
+            n->text = std::filesystem::absolute(p).lexically_normal().string();
+    };
+    fix(cfg::find_path(root, "workload.program"));
+    fix(cfg::find_path(root, "workload.trace"));
+    if (cfg::node* threads = cfg::find_path(root, "workload.threads"); threads && threads->k == cfg::node::kind::seq)
+        for (auto& t : threads->items)
+            if (t.k == cfg::node::kind::map) fix(t.find("program"));
+}
+
 }  // namespace
 
 platform_config load_platform(const std::string& file, const std::vector<std::pair<std::string, std::string>>& overrides,
@@ -319,6 +348,7 @@ platform_config load_platform_tree(cfg::node root, const std::vector<std::pair<s
         applied.push_back(v ? v->text : std::string());
     }
     for (const auto& [origin, assignment] : overrides) cfg::apply_override(root, assignment, origin);
+    files_from_overrides_from_here(root);
     // A value an override set anew (a plain value, or a range of its own) is no longer the calibration's.
     for (std::size_t i = priors.size(); i-- > 0;) {
         const cfg::node* v = cfg::find_path(root, priors[i].first);

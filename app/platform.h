@@ -23,6 +23,7 @@ struct run_params {
     duration length;
     std::uint64_t seed = 1;
     duration deadlock_after;
+    duration lock_stuck_after;  // 0: no stuck-lock check
     bool exact = false;  // no acceleration: the reference timing
     bool noise = true;   // false: every physical noise source off (exact-cycle tests)
     static void describe(cfg::struct_schema<run_params>& s);

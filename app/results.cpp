@@ -128,7 +128,7 @@ contention judge_run(const system_model& sys, const run_outcome& run) {
     std::vector<contender> in;
     for (const auto& t : sys.threads())
         if (t->takes_locks())  // a program without lock marks contends for nothing
-            in.push_back({t->core_id(), t->metrics().acquisitions(), t->metrics().longest_wait_ns(kernel::now())});
+            in.push_back({t->core_id(), t->metrics().acquisitions(), t->metrics().longest_wait_ns(kernel::stopped() ? kernel::stop_time() : kernel::now())});
     return judge(in, run.simulated.ns());
 }
 
@@ -306,6 +306,55 @@ json make_result(const system_model& sys, const run_outcome& run, const std::str
     return j;
 }
 
+namespace {
+
+// What would change a starved core's lot, from this run's own figures: the
+// fixes published for this race (arm-sync.md 2.2, 3.6; README "Calibration"),
+// each offered only where the run shows its cause, with the override that
+// tries it (a test applies each and checks that it helps). A queued lock is
+// not offered: with the ticket grab's race gone, qspinlock's own fast path
+// (one CAS on the lock word) races the same way and starves the little core
+// as well in the default scenario. Empty when no core is starved or
+// disadvantaged.
+std::string starvation_advice(const system_model& sys, const contention& judged) {
+    if (!judged.enough || judged.cores.size() < 2) return {};
+    const contender_result* worst = nullptr;
+    const contender_result* best = nullptr;
+    for (const auto& v : judged.cores) {
+        if ((v.v == verdict::starved || v.v == verdict::disadvantaged) && (!worst || v.share < worst->share)) worst = &v;
+        if (!best || v.share > best->share) best = &v;
+    }
+    if (!worst || best == worst) return {};
+    const core* loser = sys.find_core(worst->id);
+    const core* winner = sys.find_core(best->id);
+    if (!loser || !winner) return {};
+    const auto parts = per_core_groups(sys);
+    const stat_reader l1(part_of(parts, loser->id(), "l1"));
+    const stat_reader wcore(&winner->stats());
+    const auto& w = sys.config().workload;
+    std::ostringstream os;
+    os << "\nwhat would change it (from this run's figures):\n";
+    if (const std::uint64_t fails = l1.get("stxr_fail"); fails > 0)
+        os << "  - " << loser->id() << "'s exclusive store failed " << fails << " times against " << worst->acquisitions
+           << " acquisitions: " << winner->id() << " takes the line back inside its LDAXR..STXR window\n";
+    // Back-off in the winner: the 2017 arm64 patch (cpu_relax into WFE).
+    for (std::size_t i = 0; i < w.threads.size(); ++i)
+        if (w.threads[i].core == winner->id() && w.threads[i].cpu_relax == relax_kind::yield && !w.trace)
+            os << "  - let " << winner->id() << " back off into WFE (" << wcore.get("wfe_sleeps")
+               << " WFE sleeps in this run): --set workload.threads." << i << ".cpu_relax=wfe_backoff\n";
+    const double fl = static_cast<double>(loser->clock().freq().hz), fw = static_cast<double>(winner->clock().freq().hz);
+    if (fw > 1.05 * fl) {
+        char ratio[32];
+        std::snprintf(ratio, sizeof ratio, "%.2f", fw / fl);
+        os << "  - equal clocks: " << winner->id() << " runs at " << to_string(winner->clock().freq()) << ", " << ratio << "x "
+           << loser->id() << "'s " << to_string(loser->clock().freq()) << ": --set clusters." << loser->cluster()
+           << ".freq=" << to_string(winner->clock().freq()) << "\n";
+    }
+    return os.str();
+}
+
+}  // namespace
+
 std::string format_table(const system_model& sys, const run_outcome& run) {
     const auto& cfg = sys.config();
     std::ostringstream os;
@@ -313,7 +362,7 @@ std::string format_table(const system_model& sys, const run_outcome& run) {
     if (!cfg.description.empty()) os << ": " << cfg.description;
     os << "\n";
     const double speed = run.host_seconds > 0 ? run.simulated.seconds() / run.host_seconds : 0;
-    os << "simulated " << to_string(run.simulated) << (run.completed ? "" : " (INTERRUPTED before the end)") << " in "
+    os << "simulated " << time_text(run.simulated) << (run.completed ? "" : run.failed ? " (STOPPED by the failure reported below)" : " (INTERRUPTED before the end)") << " in "
        << fixed(run.host_seconds, 3) << " s host (" << si(speed) << " simulated s per host s), " << run.events
        << " events (" << si(run.host_seconds > 0 ? run.events / run.host_seconds : 0) << "/s)\n\n";
 
@@ -355,6 +404,7 @@ std::string format_table(const system_model& sys, const run_outcome& run) {
         else
             for (const auto& v : judged.cores)
                 if (v.v != verdict::fair) os << v.reason << "\n";
+        os << starvation_advice(sys, judged);
     }
     // The lines that carried the most coherence traffic.
     const auto busy = busiest_lines(sys, 3);
@@ -410,14 +460,15 @@ std::string format_csv(const system_model& sys, const run_outcome& run) {
     // A row per core that runs a thread: an idle core (no thread, asleep the
     // whole run) has nothing to analyse; result.json still lists every core.
     std::set<std::string> busy;
-    for (const auto& t : sys.threads()) busy.insert(t->core_id());
+    std::uint64_t taken = 0;  // no acquisition at all: no core has a share (0/0), whatever the fair share is
+    for (const auto& t : sys.threads()) busy.insert(t->core_id()), taken += t->metrics().acquisitions();
     for (const auto& c : sys.cores()) {
         if (!busy.count(c->id())) continue;
         const stat_reader ls(part_of(parts, c->id(), "lock")), l1s(part_of(parts, c->id(), "l1")), cs(&c->stats());
         const summary w = ls.dist("wait_ns"), h = ls.dist("hold_ns");
         const contender_result* v = verdict_of(judged, c->id());
         os << c->id() << "," << c->cluster() << "," << cfg::value_traits<core_type>::format(c->type()) << ","
-           << g(c->clock().freq().hz / 1e6, true) << "," << ls.get("acquisitions") << "," << g(v ? v->share : 0, v) << ","
+           << g(c->clock().freq().hz / 1e6, true) << "," << ls.get("acquisitions") << "," << g(v ? v->share : 0, v && taken > 0) << ","
            << (v ? name(v->v) : "") << "," << g(w.p50, w.count > 0) << "," << g(w.p99, w.count > 0) << ","
            << g(v ? v->longest_wait_ns : 0, v) << "," << g(w.mean, w.count > 0) << "," << g(h.mean, h.count > 0) << ","
            << l1s.get("stxr_fail") << "," << l1s.get("misses") << "," << cs.get("wfe_sleeps") << ","

@@ -72,6 +72,7 @@ system_model::system_model(const platform_config& cfg, const std::string& config
         m_alarm = std::make_unique<interrupt_alarm>("interrupts", m_core_ptrs);
         for (const auto& c : m_cores) c->set_alarm(m_alarm.get());
     }
+    m_mutex.set_stuck_after(m_cfg.run.lock_stuck_after);
     m_threads = build_workload(m_cfg.workload, config_dir, m_core_ptrs, *m_mem, m_mutex);
 }
 
@@ -93,7 +94,7 @@ std::string system_model::program_fault() const {
         if (!c->fault().empty())
             return c->fault_is_model() ? "the simulator failed on core " + c->id() +
                                              " (a bug in cohsim, not in the program; please report it with the config): " + c->fault()
-                                       : "the program stopped the run: " + c->fault();
+                                       : "the program stopped the run at " + time_text(c->fault_time()) + ": " + c->fault();
     return {};
 }
 

@@ -29,6 +29,9 @@ public:
     // A core's program that stopped the run (core::fault), the first in
     // config order; empty: none.
     std::string program_fault() const;
+    // The stuck-lock diagnostic (mutex_checker) at the end of a run at `end`
+    // (every waiter asleep with nothing to wake it never checks), or empty.
+    std::string lock_stuck(duration end) const { return m_mutex.stuck_message(end); }
     // Hands the tools that watch the run (--trace, --explain) to every model.
     void observe(const observers& o);
 

@@ -248,7 +248,7 @@ std::vector<check_row> evaluate(const std::vector<calibration_case>& cases, cons
                 row.check = "little max wait";
                 row.measured = c.runs.empty() ? "-" : time_text(m_wait_lo * 1e3) + " .. " + time_text(m_wait_hi * 1e3);
                 row.simulated = time_text(sim.little_max_wait_ns);
-                row.tolerance = range_text(time_text);
+                row.tolerance = range_text([](double ns) { return time_text(ns); });
                 row.value = sim.little_max_wait_ns;
                 if (!m_waits.empty()) row.reference = m_waits[m_waits.size() / 2];
                 if (quick) {
@@ -577,6 +577,7 @@ int cmd_validate(const std::vector<std::string>& args) {
         cases = kept;
     }
     const fs::path dir = fs::path(cases_file).parent_path();
+    prepare_output_dir(out_dir, "--out");  // before any run, not after them all
     if (bands) return validate_bands(cases, dir, cases_file, members, jobs, dur, out_dir);
     struct job {
         std::string case_id, which, config, out_dir;

@@ -172,8 +172,9 @@ void core::connect(memory_system* mem, unsigned agent, const std::vector<core*>*
 
 void core::run() {
     // A program that goes wrong (runs off its end, jumps nowhere, a fault the
-    // interpreter finds) stops the run where it happened: the fault is kept
-    // for the caller, the kernel pauses at once, and the core idles.
+    // interpreter finds, a broken lock) stops the run where it happened: the
+    // fault is kept for the caller, and the simulation stops at the core's
+    // local time (kernel::stop: nothing else runs, in either timing mode).
     // A logic_error is the model's own (a protocol table with no entry, a
     // wiring mistake), not the program's: it says so.
     try {
@@ -181,10 +182,16 @@ void core::run() {
     } catch (const std::logic_error& e) {
         m_fault = e.what();
         m_fault_is_model = true;
-        kernel::pause();
+        m_fault_at = local_time();
+        kernel::stop(m_fault_at);
     } catch (const std::exception& e) {
         m_fault = e.what();
-        kernel::pause();
+        m_fault_at = local_time();
+        kernel::stop(m_fault_at);
+    }
+    if (kernel::stopped()) {
+        process::suspend();  // never resumed: the simulation has stopped
+        return;
     }
     sync();
     for (;;) wfe();  // a finished program idles

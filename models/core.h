@@ -167,6 +167,8 @@ public:
     const std::string& fault() const { return m_fault; }
     // Whether the fault is the simulator's own (a logic_error), not the program's.
     bool fault_is_model() const { return m_fault_is_model; }
+    // When the fault happened: the core's local time at the faulting instruction.
+    duration fault_time() const { return m_fault_at; }
     void set_tick_phase(duration first_tick);
     // Seeds the random-interrupt stream and draws the first arrival.
     void seed_interrupts(std::uint64_t seed);
@@ -257,6 +259,7 @@ private:
     program m_program;
     std::string m_fault;
     bool m_fault_is_model = false;
+    duration m_fault_at;
     const clock_domain* m_counter = nullptr;
     memory_system* m_mem = nullptr;
     unsigned m_agent = 0;

@@ -87,6 +87,11 @@ for f in configs/default.yaml configs/calibration/*.yaml configs/teaching/*.yaml
   case "$(basename "$f")" in cases.yaml|lock_unlock_loop.yaml) continue ;; esac
   configs="$configs $top/$f"
 done
+# The error paths: programs that break their lock (tests/errors) and, when
+# the C workloads are built beside the new binary, each way tests/c/faults.c
+# goes wrong; a fault must stop at the same time, naming the same core, with
+# the same partial results.
+for f in tests/errors/*.yaml; do configs="$configs $top/$f"; done
 for f in configs/platforms/*.yaml; do
   cores=$(platform_cores "$f")
   if [ -z "$cores" ]; then
@@ -105,6 +110,20 @@ for f in configs/platforms/*.yaml; do
     configs="$configs $work/$name.yaml"
   done
 done
+
+faults_elf=$(cd "$(dirname "$new_bin")" && pwd)/c-workloads/faults.elf
+if [ -f "$faults_elf" ]; then
+  for fn in undefined_instruction misaligned_exclusive wild_jump stack_overflow no_ret; do
+    {
+      echo "include: $top/configs/platforms/asr_4xa53_4xa73.yaml"
+      echo "workload:"
+      echo "  program: $faults_elf"
+      echo "  function: $fn"
+      echo "  threads: [{core: little.0}, {core: big.1, function: fine}, {core: big.2, function: fine}]"
+    } > "$work/fault-$fn.yaml"
+    configs="$configs $work/fault-$fn.yaml"
+  done
+fi
 
 # Runs a config with one binary; prints the filtered result files' path.
 run_one() {  # bin tag config

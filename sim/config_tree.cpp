@@ -12,6 +12,15 @@
 namespace cohsim::cfg {
 namespace fs = std::filesystem;
 
+namespace {
+std::function<std::string(const std::string&)>& include_finder() {
+    static std::function<std::string(const std::string&)> f;
+    return f;
+}
+}  // namespace
+
+void set_include_finder(std::function<std::string(const std::string&)> finder) { include_finder() = std::move(finder); }
+
 std::string source_loc::str() const {
     if (line == 0) return file;
     return file + ":" + std::to_string(line) + ":" + std::to_string(col);
@@ -163,7 +172,12 @@ struct loader {
         node merged = node::map();
         for (const node* name : names) {
             fs::path p = name->text;
-            if (p.is_relative()) p = fs::path(dir) / p;
+            if (p.is_relative()) {
+                std::error_code ec;
+                p = fs::path(dir) / p;
+                if (!fs::exists(p, ec) && include_finder())
+                    if (const std::string shipped = include_finder()(name->text); !shipped.empty()) p = shipped;
+            }
             node sub = load(p.string(), name->loc, inc_path);
             if (sub.k == node::kind::null) continue;
             if (sub.k != node::kind::map)
@@ -191,7 +205,9 @@ struct loader {
             const std::string why = std::strerror(errno);
             if (from.file.empty())
                 throw config_error({file, 0, 0}, "", "cannot read config file: " + why, "a readable YAML file");
-            throw config_error(from, from_path, "cannot read '" + file + "': " + why, "a readable YAML file");
+            throw config_error(from, from_path, "cannot read '" + file + "': " + why,
+                               "a readable YAML file, beside the including file or a shipped config by its name "
+                               "(platforms/asr_4xa53_4xa73.yaml, or a platform's bare name: asr_4xa53_4xa73)");
         }
         if (fs::is_directory(file))
             throw config_error(from.file.empty() ? source_loc{file, 0, 0} : from, from_path,

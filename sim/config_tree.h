@@ -9,6 +9,7 @@
 // same value syntax as the files.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -62,6 +63,11 @@ struct node {
 
 // Loads a YAML file with includes resolved. Throws config_error.
 node load_file(const std::string& path);
+// Where an `include:` that names no file beside the including one is looked
+// for next (the application sets it: the shipped configs by name, e.g.
+// `include: platforms/rk3588_4xa55_4xa76.yaml` or `include: rk3588_4xa55_4xa76`).
+// The finder returns a path, or "" for none.
+void set_include_finder(std::function<std::string(const std::string&)> finder);
 // Loads YAML text; `name` is used in messages and `base_dir` for includes.
 node load_text(const std::string& text, const std::string& name, const std::string& base_dir);
 

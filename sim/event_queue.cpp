@@ -47,7 +47,7 @@ duration event_queue::horizon() const {
 }
 
 void event_queue::arm() {
-    if (m_firing || m_q.empty()) return;  // fire() arms once it is done
+    if (m_firing || m_q.empty() || kernel::stopped()) return;  // fire() arms once it is done
     const std::uint64_t next = m_q.top().fs;
     if (next >= m_armed_fs) return;
     m_armed_fs = next;
@@ -58,6 +58,7 @@ void event_queue::arm() {
 void event_queue::run_time(std::uint64_t t) {
     for (;;) {
         while (!m_q.empty() && m_q.top().fs == t) {
+            if (kernel::stopped()) return;  // nothing runs after a stop (kernel.h)
             const std::uint32_t slot = m_q.top().slot;
             m_q.pop();
             action a = m_actions[slot];  // a copy: the action may schedule others into the pool
@@ -68,6 +69,7 @@ void event_queue::run_time(std::uint64_t t) {
         if (m_ready.empty()) return;
         // The processes made ready, in order; those they make ready run in this round too.
         while (!m_ready.empty()) {
+            if (kernel::stopped()) return;
             process* p = m_ready.front();
             m_ready.pop_front();
             p->queued = false;
@@ -97,7 +99,7 @@ void event_queue::fire() {
         // The next time's actions now, if nothing could run before them (and
         // back to the kernel at the end of its slice: progress, Ctrl-C).
         // A SystemC process an action made runnable runs first.
-        if (kernel::exact() || !(t < m_outside.fs) || !(t < kernel::slice_end().fs) ||
+        if (kernel::stopped() || kernel::exact() || !(t < m_outside.fs) || !(t < kernel::slice_end().fs) ||
             sc_core::sc_pending_activity_at_current_time())
             break;
         kernel::advance_to({t});

@@ -13,6 +13,8 @@ std::uint64_t g_switches = 0;
 std::uint64_t g_actions = 0;
 std::uint64_t g_slice_end_fs = 0;
 bool g_exact = false;
+bool g_stopped = false;
+std::uint64_t g_stop_fs = 0;
 std::uint64_t g_run_end_fs = 0;  // the end of the current sc_start (0: none yet: no running ahead)
 }  // namespace
 
@@ -49,7 +51,14 @@ void run(duration d, duration run_end) {
 
 duration slice_end() { return {g_slice_end_fs}; }
 
-void pause() { sc_core::sc_pause(); }
+void stop(duration at) {
+    if (g_stopped) return;
+    g_stopped = true;
+    g_stop_fs = std::max(at.fs, now().fs);
+    sc_core::sc_pause();
+}
+bool stopped() { return g_stopped; }
+duration stop_time() { return {g_stop_fs}; }
 
 void count_event() { ++g_events; }
 std::uint64_t events() { return g_events; }

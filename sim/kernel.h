@@ -54,9 +54,17 @@ bool exact();
 // the run: `run_end` if later (a run in slices: run_for), else now + d. The
 // slices of a run change how often the kernel is entered, never what runs.
 void run(duration d, duration run_end = {});
-// Ends the current sc_start at once (sc_pause): a run that must stop where
-// something went wrong. The caller decides whether to go on.
-void pause();
+// Stops the simulation where something went wrong (a program's fault, a
+// broken lock): `at` is the moment it happened on the model's clock (the
+// faulting core's local time, at or after now()). Nothing else runs after it
+// in either timing mode: the event queue runs no further action or process,
+// the current sc_start ends (sc_pause) and run_for ends the run there, so a
+// fault stops at the same time, with the same state, accelerated or exact.
+// The first stop counts; later ones are ignored.
+void stop(duration at);
+// Whether stop() was called, and its moment.
+bool stopped();
+duration stop_time();
 // The end of the current sc_start: the event queue returns to the kernel there.
 duration slice_end();
 

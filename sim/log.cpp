@@ -6,21 +6,37 @@
 #include <systemc>
 
 #include <cstdio>
+#include <string>
+
+#include "sim/kernel.h"
+#include "sim/units.h"
 
 namespace cohsim::log {
 namespace {
 
-// "%S": simulated time in ns with fs precision, e.g. "   266671.875000".
+bool g_progress_drawn = false;
+
+// "%S": the model's simulated time, seven significant digits in the largest
+// unit that keeps it at least 1, e.g. "266.6719 us".
 class sim_time_flag : public spdlog::custom_flag_formatter {
 public:
     void format(const spdlog::details::log_msg&, const std::tm&, spdlog::memory_buf_t& dest) override {
-        const auto fs = sc_core::sc_time_stamp().value();
-        char buf[48];
-        const int n = std::snprintf(buf, sizeof buf, "%12llu.%06llu ns", static_cast<unsigned long long>(fs / 1000000),
-                                    static_cast<unsigned long long>(fs % 1000000));
-        dest.append(buf, buf + n);
+        const std::string t = time_text(kernel::now().ns(), 7);
+        dest.append(t.data(), t.data() + t.size());
     }
     std::unique_ptr<custom_flag_formatter> clone() const override { return std::make_unique<sim_time_flag>(); }
+};
+
+// "%E": erases a progress line drawn on the terminal, so that the message
+// starts a line of its own (the progress is drawn again below it).
+class erase_progress_flag : public spdlog::custom_flag_formatter {
+public:
+    void format(const spdlog::details::log_msg&, const std::tm&, spdlog::memory_buf_t& dest) override {
+        if (!g_progress_drawn) return;
+        static const char erase[] = "\r\033[K";
+        dest.append(erase, erase + sizeof erase - 1);
+    }
+    std::unique_ptr<custom_flag_formatter> clone() const override { return std::make_unique<erase_progress_flag>(); }
 };
 
 void report_handler(const sc_core::sc_report& rep, const sc_core::sc_actions& actions) {
@@ -43,7 +59,7 @@ void report_handler(const sc_core::sc_report& rep, const sc_core::sc_actions& ac
 
 std::unique_ptr<spdlog::formatter> formatter() {
     auto fmt = std::make_unique<spdlog::pattern_formatter>();
-    fmt->add_flag<sim_time_flag>('S').set_pattern("[%S] [%^%l%$] %v");
+    fmt->add_flag<sim_time_flag>('S').add_flag<erase_progress_flag>('E').set_pattern("%E[%S] [%^%l%$] %v");
     return fmt;
 }
 
@@ -59,5 +75,7 @@ void init(verbosity v) {
     spdlog::set_default_logger(logger);
     sc_core::sc_report_handler::set_handler(&report_handler);
 }
+
+void progress_drawn(bool drawn) { g_progress_drawn = drawn; }
 
 }  // namespace cohsim::log

@@ -12,7 +12,12 @@ enum class verbosity { quiet, normal, verbose };
 // sc_report handler. Safe to call more than once.
 void init(verbosity v);
 
-// cohsim's line format: "[<simulated time> ns] [level] message".
+// cohsim's line format: "[<simulated time>] [level] message", the time in
+// the model's clock ("[1.365 ms] [warning] ...").
 std::unique_ptr<spdlog::formatter> formatter();
+
+// A progress line is on the terminal (true) or not: each message then first
+// erases it, so no message is glued onto it.
+void progress_drawn(bool drawn);
 
 }  // namespace cohsim::log

@@ -23,7 +23,7 @@ run_outcome run_for(duration length, const std::function<void(duration, double)>
     run_outcome out;
     // Slices in SystemC's time: the model's may be ahead of it (kernel.h).
     while (kernel::kernel_time().fs < end_fs) {
-        if (stop && stop->load()) break;
+        if ((stop && stop->load()) || kernel::stopped()) break;
         const std::uint64_t now_fs = kernel::kernel_time().fs;
         const std::uint64_t step = std::min<std::uint64_t>(end_fs - now_fs, std::max<std::uint64_t>(1, static_cast<std::uint64_t>(slice_fs)));
         const auto s0 = clock::now();
@@ -32,8 +32,11 @@ run_outcome run_for(duration length, const std::function<void(duration, double)>
         slice_fs *= std::clamp(0.1 / std::max(dt, 1e-6), 0.5, 4.0);
         if (progress) progress({kernel::now().fs - start.fs}, std::chrono::duration<double>(clock::now() - t0).count());
     }
-    out.simulated = {kernel::now().fs - start.fs};
-    out.completed = kernel::now().fs >= end_fs;
+    // A stop (kernel::stop) ends the run at its moment, in either timing mode.
+    const std::uint64_t end_now = kernel::stopped() ? std::min(kernel::stop_time().fs, end_fs) : kernel::now().fs;
+    out.simulated = {end_now - start.fs};
+    out.failed = kernel::stopped();
+    out.completed = !out.failed && end_now >= end_fs;
     out.events = kernel::model_events() - events0;
     out.activations = kernel::events() - activations0;
     out.host_seconds = std::chrono::duration<double>(clock::now() - t0).count();

@@ -16,7 +16,8 @@ struct run_outcome {
     double host_seconds = 0;
     std::uint64_t events = 0;       // the model's events (kernel::model_events): deterministic
     std::uint64_t activations = 0;  // the SystemC kernel's process activations: depend on the slicing
-    bool completed = false;  // false: stopped early by `stop`
+    bool completed = false;  // false: stopped early, by `stop` (interrupted) or by kernel::stop (failed)
+    bool failed = false;     // stopped by kernel::stop where something went wrong, at `simulated`
 };
 
 // `progress(simulated_so_far, host_seconds)` is called after every slice

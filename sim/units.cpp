@@ -212,13 +212,13 @@ std::string hex(std::uint64_t address) {
     return std::string(buf, r.ptr);
 }
 
-std::string time_text(double ns) {
+std::string time_text(double ns, int digits) {
     if (!std::isfinite(ns)) return "-";
     static const std::pair<double, const char*> units[] = {{1e9, "s"}, {1e6, "ms"}, {1e3, "us"}, {1, "ns"}};
     for (const auto& [scale, unit] : units)
         if (ns >= scale || scale == 1) {
             char buf[48];
-            std::snprintf(buf, sizeof buf, "%.3g %s", ns / scale, unit);
+            std::snprintf(buf, sizeof buf, "%.*g %s", digits, ns / scale, unit);
             return buf;
         }
     return "-";

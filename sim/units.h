@@ -64,9 +64,12 @@ std::string to_string(byte_size s);
 std::string to_string(cycles c);
 
 // A time given in ns, as people read it: the largest unit (s, ms, us, ns)
-// that keeps it at least 1, three significant digits ("15.3 s", "218 ns");
-// "-" when it is not a finite number.
-std::string time_text(double ns);
+// that keeps it at least 1, three significant digits ("15.3 s", "218 ns")
+// or `digits`; "-" when it is not a finite number.
+std::string time_text(double ns, int digits = 3);
+// A moment or a span of simulated time in a message: four significant digits
+// ("1.067 ms", "10.86 ns").
+inline std::string time_text(duration d) { return time_text(d.ns(), 4); }
 
 // An address as text: "0x10000040".
 std::string hex(std::uint64_t address);

@@ -79,7 +79,11 @@ program load_elf(const std::string& file, std::uint64_t limit) {
         const auto flags = r.at<std::uint32_t>(h + 4);
         const auto off = r.at<std::uint64_t>(h + 8), vaddr = r.at<std::uint64_t>(h + 16);
         const auto filesz = r.at<std::uint64_t>(h + 32), memsz = r.at<std::uint64_t>(h + 40);
-        if (off > r.bytes().size() || r.bytes().size() - off < filesz) r.fail("a segment lies past the end of the file");
+        // A segment with no file bytes (only zero-initialised data, .bss) may
+        // name any offset: the linker's is often past the end of the file.
+        if (filesz > 0 && (off > r.bytes().size() || r.bytes().size() - off < filesz))
+            r.fail("a segment lies past the end of the file");
+        if (filesz > memsz) r.fail("a segment with more bytes in the file than in memory (FileSiz > MemSiz)");
         if (memsz > limit || vaddr > limit - memsz) {
             std::ostringstream s;
             s << "a segment at 0x" << std::hex << vaddr << "..0x" << vaddr + memsz << " reaches cohsim's own areas (0x" << limit
@@ -90,8 +94,9 @@ program load_elf(const std::string& file, std::uint64_t limit) {
                 return h2.str();
             }());
         }
-        p.image.push_back({vaddr, std::vector<std::uint8_t>(r.bytes().begin() + static_cast<std::ptrdiff_t>(off),
-                                                            r.bytes().begin() + static_cast<std::ptrdiff_t>(off + filesz))});
+        if (filesz > 0)  // memory starts zeroed: the rest of the segment (.bss) needs nothing written
+            p.image.push_back({vaddr, std::vector<std::uint8_t>(r.bytes().begin() + static_cast<std::ptrdiff_t>(off),
+                                                                r.bytes().begin() + static_cast<std::ptrdiff_t>(off + filesz))});
         if (!(flags & pf_x)) continue;
         if (have_code) r.fail("more than one executable segment", "one .text (the default linker script makes one)");
         have_code = true;

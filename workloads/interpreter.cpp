@@ -241,14 +241,19 @@ void interpreter::run_program() {
                                       "missing its ret, or a program missing its halt)");
         }
         const insn& i = m_prog.code[pc];
-        // A loop whose instructions all cost nothing would never let simulated
-        // time pass (the run would hang): stop it with the reason.
-        if ((++m_retired & 0xFFFFF) == 0) {
+        // Every 4096 instructions (a count, so the same in every timing mode):
+        // a lock no core takes any more stops the run (mutex_checker); a loop
+        // whose instructions all cost nothing would never let simulated time
+        // pass (the run would hang): stop it with the reason.
+        if ((++m_retired & 0xFFF) == 0) {
             const duration t = m_core.local_time();
-            if (t == m_time_at_check)
-                fault(i, "2^20 instructions without simulated time passing: a loop whose instructions all cost 0 "
-                         "cycles (clusters." + m_core.cluster() + ".timing.alu/branch/hint); give them at least 1 cycle");
-            m_time_at_check = t;
+            if (m_mutex) m_mutex->check_stuck(t);
+            if ((m_retired & 0xFFFFF) == 0) {
+                if (t == m_time_at_check)
+                    fault(i, "2^20 instructions without simulated time passing: a loop whose instructions all cost 0 "
+                             "cycles (clusters." + m_core.cluster() + ".timing.alu/branch/hint); give them at least 1 cycle");
+                m_time_at_check = t;
+            }
         }
         // Load-to-use: an instruction that names a register whose load is
         // still in flight (to read it, or to overwrite it) waits for the data.
@@ -262,7 +267,10 @@ void interpreter::run_program() {
         const std::uint64_t mask = i.wide ? ~0ULL : 0xffffffffULL;
         switch (i.o) {
             case op::nop: case op::yield: m_core.retire(insn_class::hint); break;
-            case op::wfe: m_core.wfe(); break;
+            case op::wfe:
+                m_core.wfe();
+                if (m_mutex) m_mutex->check_stuck(m_core.local_time());  // a waiter that sleeps runs few instructions
+                break;
             case op::sev: m_core.sev(); break;
             case op::sevl: m_core.sevl(); break;
             case op::clrex: m_core.clrex(); break;
@@ -295,7 +303,7 @@ void interpreter::run_program() {
             case op::endregion:
                 if (m_profile && !m_profile->leave(m_core.local_time())) fault(i, "endregion with no region open");
                 break;
-            case op::mark: lock_mark(i.mark, m_core.id(), m_core.local_time(), m_metrics, m_mutex); break;
+            case op::mark: lock_mark(i.mark, m_core.agent(), m_core.id(), m_core.local_time(), m_metrics, m_mutex); break;
             case op::mov: set(i.rd, operand2(i), i.wide), m_core.retire(insn_class::alu); break;
             case op::mvn: set(i.rd, ~operand2(i) & mask, i.wide), m_core.retire(insn_class::alu); break;
             case op::csel: {

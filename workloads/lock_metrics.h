@@ -19,14 +19,59 @@
 
 namespace cohsim {
 
+// Checks the lock from the workload's marks, in simulated time:
+//   - mutual exclusion: the critical sections (lock_acquired .. lock_release)
+//     of two cores never overlap. Each mark is at its core's local time, and
+//     a core computing ahead marks a whole section before another core's
+//     earlier marks are seen, so sections are compared as intervals, not in
+//     the order the marks arrive: a section is checked when it opens (against
+//     the sections open or closed around its start) and when it closes
+//     (against every other section it overlaps). Sections that closed before
+//     the model's clock can overlap nothing to come and are dropped.
+//   - a stuck lock: a core waits for it (lock_begin) and no core has taken it
+//     for longer than the bound: `floor` (run.lock_stuck_after), or 1000x the
+//     longest gap between two acquisitions seen so far if that is longer. The
+//     culprit is named: the core inside the lock since then, or the one that
+//     marked its release last (its unlock did not free the lock).
+// Either throws mutual_exclusion_violated, which stops the run (core::run).
 class mutex_checker {
 public:
-    void enter(const std::string& who, duration at);
-    void leave(const std::string& who);
+    // 0 = no stuck-lock check.
+    void set_stuck_after(duration floor) { m_stuck_floor = floor; }
+    void begin(unsigned agent, const std::string& who, duration at);
+    void enter(unsigned agent, const std::string& who, duration at);
+    void leave(unsigned agent, const std::string& who, duration at);
+    // Throws if the lock is stuck at `now` (a waiting core's local time).
+    void check_stuck(duration now) const {
+        if (m_stuck_floor.fs && m_waiting && now.fs >= m_stuck_deadline_fs) throw_stuck(now);
+    }
+    // The stuck-lock diagnostic at `now`, or empty (for the end of a run).
+    std::string stuck_message(duration now) const;
 
 private:
-    std::string m_holder;
-    int m_inside = 0;
+    struct section {
+        unsigned agent;
+        duration from, to;  // to: max while open
+    };
+    struct core_state {
+        std::string who;
+        bool waiting = false, inside = false;
+        duration wait_from, inside_from, released_at;
+    };
+    core_state& state(unsigned agent, const std::string& who);
+    [[noreturn]] void violated(const core_state& a, duration a_from, const section& b) const;
+    [[noreturn]] void throw_stuck(duration now) const;
+    void update_deadline();
+    std::vector<section> m_sections;  // open, or closed after the model's clock
+    std::vector<core_state> m_cores;  // by agent
+    unsigned m_waiting = 0;           // cores between lock_begin and lock_acquired
+    duration m_stuck_floor;
+    std::uint64_t m_stuck_deadline_fs = ~std::uint64_t{0};
+    // The last acquisition (by whom), the longest gap between two.
+    bool m_acquired_once = false;
+    duration m_last_acquired, m_longest_gap;
+    duration m_quiet_from;  // the last acquisition, or the start of a wait that began with none waiting
+    unsigned m_last_agent = 0;
 };
 
 struct mutual_exclusion_violated : std::runtime_error {
@@ -117,9 +162,10 @@ private:
     std::vector<std::pair<std::string, duration>> m_open;
 };
 
-// A program's (or a trace's) `mark` at `now` on core `core_id`: the lock
+// A program's (or a trace's) `mark` at `now` on core `core_id` (agent number
+// `agent`): the lock
 // metrics and the mutual-exclusion check (either may be null).
-void lock_mark(asmx::mark_kind which, const std::string& core_id, duration now, lock_metrics* metrics,
+void lock_mark(asmx::mark_kind which, unsigned agent, const std::string& core_id, duration now, lock_metrics* metrics,
                mutex_checker* mutex);
 
 }  // namespace cohsim

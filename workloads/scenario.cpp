@@ -133,8 +133,12 @@ namespace {
 std::string resolve(const std::string& name, const std::string& config_dir, const std::vector<std::string>& search,
                     const std::string& key) {
     if (const auto found = asmx::find_source(name, config_dir, search)) return *found;
+    std::string builtin;
+    for (const auto& [file, text] : asmx::library())
+        if (file.size() > 2 && file.compare(file.size() - 2, 2, ".s") == 0) builtin += (builtin.empty() ? "" : ", ") + file;
     throw cfg::config_error({name, 0, 0}, key, "no such program: " + asmx::not_found_text(name, config_dir, search),
-                            "an assembly file in one of those places, or a built-in one (cohsim params workload.program)");
+                            "an assembly file (.s) or an AArch64 ELF executable in one of those places, or a built-in "
+                            "program: " + builtin);
 }
 
 void load_data(memory_system& mem, std::uint64_t base, const std::vector<std::uint8_t>& data) {

@@ -109,7 +109,7 @@ void replay(core& c, const std::vector<trace_op>& ops, lock_metrics* metrics, mu
             case trace_op::sev: c.sev(); break;
             case trace_op::sevl: c.sevl(); break;
             case trace_op::dmb: c.barrier(); break;
-            case trace_op::mark: lock_mark(op.which, c.id(), c.local_time(), metrics, mutex); break;
+            case trace_op::mark: lock_mark(op.which, c.agent(), c.id(), c.local_time(), metrics, mutex); break;
         }
     }
 }

@@ -144,7 +144,7 @@ TEST_F(Cli, DefaultRunPrintsTableAndWritesDocumentedJson) {
     EXPECT_NE(r.out.find("acquisitions"), std::string::npos) << r.out;
     for (const char* id : {"little.2", "big.3"})  // the two cores of the default workload
         EXPECT_NE(r.out.find(id), std::string::npos) << id << "\n" << r.out;
-    EXPECT_NE(r.out.find("simulated 100ms"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("simulated 100 ms"), std::string::npos) << r.out;
     // Times in words, rounded: 2^9 ticks of 1.92 MHz = 266.67 us.
     EXPECT_NE(r.out.find("event stream every 267 us, "), std::string::npos) << r.out;
     EXPECT_EQ(r.out.find("e+0"), std::string::npos) << r.out;  // no exponents in the reasons
@@ -2022,6 +2022,38 @@ TEST_P(ElfFaults, StopTheRunNamingCoreFunctionAndAddressAndKeepTheEvidence) {
     EXPECT_NE(j["error"].get<std::string>().find(f.what), std::string::npos);
     EXPECT_TRUE(fs::exists(m_dir / "t.json"));
     EXPECT_NE(r.out.find("explain 0x"), std::string::npos) << r.out;
+    // The reference timing stops at the same moment, blaming the same core,
+    // with the same partial results (the accelerated run once ran on to the
+    // next event-stream tick, or blamed another core).
+    const auto exact = run({"run", "--set", "workload.program=" + c_elf("faults"), "--set", std::string("workload.function=") + f.function,
+                            "--set", "workload.threads=[{core: little.0}, {core: big.1, function: fine}]", "-q", "--out", "x",
+                            "--set", "run.exact=true"});
+    EXPECT_EQ(exact.status, 1) << exact.err;
+    EXPECT_EQ(exact.err, r.err);
+    json a = j, b = read_json("x/result.json");
+    for (json* o : {&a, &b})
+        for (const char* k : {"host_seconds", "sim_events", "command_line", "config"}) o->erase(k);
+    EXPECT_EQ(a.dump(), b.dump());
+    // It stops where the fault happened: the time the message gives.
+    const std::smatch m = [&] {
+        std::smatch x;
+        std::regex_search(r.err, x, std::regex("stopped the run at ([0-9.]+) (ns|us)"));
+        return x;
+    }();
+    ASSERT_EQ(m.size(), 3u) << r.err;
+    const double said_ns = std::stod(m[1]) * (m[2] == "us" ? 1e3 : 1.0);
+    EXPECT_NEAR(j["simulated_ns"].get<double>(), said_ns, 0.0005 * said_ns) << r.err;
+    EXPECT_LT(j["simulated_ns"].get<double>(), 10'000.0);  // each fault is within the first few instructions of its thread
+}
+
+TEST_F(Cli, AProgramWithOnlyZeroInitialisedGlobalsRuns) {
+    if (!*COHSIM_C_WORKLOADS) GTEST_SKIP() << "no aarch64-linux-gnu-gcc";
+    const auto r = run({"run", "--set", "workload.program=" + c_elf("bss_only"), "--set", "workload.function=thread",
+                        "--set", "workload.threads=[{core: little.0}, {core: big.0}]", "--duration", "1ms", "-q", "--json", "r.json"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    // Each thread adds 10 to its own counter; the first counter's line holds both.
+    const json j = read_json("r.json");
+    EXPECT_EQ(j["completed"], true);
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -2196,11 +2228,117 @@ TEST_F(Cli, CompiledCodeForALaterArchitectureStopsAtTheFirstMissingFeature) {
     EXPECT_EQ(r.status, 1) << r.err;
     EXPECT_NE(r.err.find("LDAPUR/STLUR (FEAT_LRCPC2, Armv8.4) on a cortex-a76 (Armv8.2, without it)"), std::string::npos) << r.err;
     EXPECT_TRUE(std::regex_search(r.err, std::regex("\\(core big\\.0, at compute\\+0x[0-9a-f]+, instruction address 0x4"))) << r.err;
-    // The LSE build on the 2017 phone's Cortex-A53 (Armv8.0).
+    // The LSE build on the 2017 phone's Armv8.0 cores. Both start at once
+    // and run the same harness to spin_lock; the A73 at 1.8 GHz gets there
+    // first (the A53 at 832 MHz takes 2.2x as long), and the run stops there:
+    // nothing after that moment runs, so the A53 never reaches it.
     r = run({"run", "--set", "workload.program=" + c_elf("ticket_lock-lse"), "--set", "workload.function=thread", "-q", "--out", "lse"});
     EXPECT_EQ(r.status, 1) << r.err;
-    EXPECT_NE(r.err.find("ldadda w2, w1, [x0]: an LSE atomic (FEAT_LSE, Armv8.1) on a cortex-a53 (Armv8.0, no LSE)"), std::string::npos)
+    EXPECT_NE(r.err.find("ldadda w2, w1, [x0]: an LSE atomic (FEAT_LSE, Armv8.1) on a cortex-a73 (Armv8.0, no LSE)"), std::string::npos)
         << r.err;
+    EXPECT_NE(r.err.find("(core big.3, "), std::string::npos) << r.err;
+    // On the A53 alone, the A53 is named.
+    const auto alone = run({"run", "--set", "workload.program=" + c_elf("ticket_lock-lse"), "--set", "workload.function=thread",
+                            "--set", "workload.threads=[{core: little.2}]", "-q", "--out", "lse1"});
+    EXPECT_NE(alone.err.find("on a cortex-a53 (Armv8.0, no LSE)"), std::string::npos) << alone.err;
     EXPECT_NE(r.err.find("-march=armv8-a, or GCC's outline atomics"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("at spin_lock+0x4"), std::string::npos) << r.err;
+}
+
+// ---- locks that are broken: the run says so (tests/errors) ----
+
+// A "lock" that lets every core in: each core's critical section is marked
+// before the other's is seen (the cores compute ahead), so only a check in
+// simulated time finds that they overlap. The run stops at the overlap with
+// exit 1, in both timings at the same moment.
+TEST_F(Cli, ALockWithoutMutualExclusionStopsTheRunInBothTimings) {
+    const std::string cfg = std::string(COHSIM_SOURCE_DIR) + "/tests/errors/nolock.yaml";
+    const auto fast = run({"run", cfg, "--duration", "1ms", "--json", "fast.json"});
+    const auto exact = run({"run", cfg, "--duration", "1ms", "-q", "--json", "exact.json", "--set", "run.exact=true"});
+    EXPECT_EQ(fast.status, 1) << fast.err;
+    EXPECT_EQ(exact.status, 1) << exact.err;
+    EXPECT_NE(fast.err.find("mutual exclusion violated at "), std::string::npos) << fast.err;
+    EXPECT_EQ(fast.err, exact.err);
+    EXPECT_NE(fast.err.find("cohsim: the program stopped the run at "), std::string::npos) << fast.err;
+    EXPECT_NE(fast.out.find("(STOPPED by the failure reported below)"), std::string::npos) << fast.out;  // not "INTERRUPTED", as by Ctrl-C
+    const json a = read_json("fast.json"), b = read_json("exact.json");
+    EXPECT_EQ(a["simulated_ns"], b["simulated_ns"]);
+    EXPECT_EQ(a["completed"], false);
+    // Both cores start at once and the lock costs one load: the overlap is
+    // within the first iteration (INSIDE 200 cycles, well under 1 us).
+    EXPECT_LT(a["simulated_ns"].get<double>(), 1000.0);
+    // With a real lock the same harness runs to the end.
+    const auto ok = run({"run", cfg, "--set", "workload.program=locks/ticket_llsc.s", "--duration", "1ms", "-q"});
+    EXPECT_EQ(ok.status, 0) << ok.err;
+}
+
+// The ticket lock whose unlock lost its store: one core takes ticket 0 and
+// "releases" it; every later ticket waits for ever. The run stops once the
+// lock has been quiet for run.lock_stuck_after and names that core: the only
+// one with an acquisition.
+TEST_F(Cli, ALockNeverReleasedStopsTheRunNamingItsLastHolder) {
+    const std::string cfg = std::string(COHSIM_SOURCE_DIR) + "/tests/errors/stuck_unlock.yaml";
+    const auto r = run({"run", cfg, "--duration", "5ms", "-q", "--json", "r.json"});
+    EXPECT_EQ(r.status, 1) << r.err;
+    const json j = read_json("r.json");
+    std::string holder;
+    for (const auto& c : j["cores"])
+        if (c.contains("lock") && c["lock"]["acquisitions"].get<int>() == 1) holder = c["id"];
+    ASSERT_FALSE(holder.empty()) << j["cores"].dump();
+    EXPECT_NE(r.err.find("the lock is stuck: " + holder + " took it last"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("its unlock did not free the lock; 2 cores wait for it"), std::string::npos) << r.err;
+    // 1 ms after the last acquisition (within the first microsecond), at the
+    // next check of a waiting core (every 4096 instructions or WFE wake-up).
+    const double t = j["simulated_ns"].get<double>();
+    EXPECT_GE(t, 1e6);
+    EXPECT_LT(t, 1.5e6);
+    // The bound is the user's: with 3 ms the run stops after 3 ms.
+    const auto later = run({"run", cfg, "--duration", "5ms", "-q", "--json", "l.json", "--set", "run.lock_stuck_after=3ms"});
+    EXPECT_EQ(later.status, 1);
+    EXPECT_GE(read_json("l.json")["simulated_ns"].get<double>(), 3e6);
+    const auto never = run({"run", cfg, "--duration", "5ms", "-q", "--set", "run.lock_stuck_after=0s"});
+    EXPECT_EQ(never.status, 0) << never.err;
+}
+
+// A user's config includes a shipped platform by the name `cohsim run` takes.
+TEST_F(Cli, AConfigIncludesAShippedPlatformByName) {
+    for (const std::string name : {"rk3588_4xa55_4xa76", "platforms/rk3588_4xa55_4xa76.yaml"}) {
+        write("mine.yaml", "include: " + name + "\nworkload:\n  program: locks/ticket_llsc.s\n  threads: [{core: little.0}, {core: big.0}]\n");
+        const auto r = run({"run", "mine.yaml", "--duration", "100us", "-q", "--out", "o", "--json", "r.json"});
+        ASSERT_EQ(r.status, 0) << name << ": " << r.err;
+        EXPECT_NE(read_json("r.json")["description"].get<std::string>().find("RK3588"), std::string::npos) << name;
+    }
+    write("bad.yaml", "include: no_such_platform\n");
+    expect_bad({"run", "bad.yaml"}, "a shipped config by its name");
+}
+
+// A starved core's summary says what would change it, with the override
+// that tries it; each override offered, applied, must lift the starved core
+// (the published fixes: back-off in the winner, equal clocks).
+TEST_F(Cli, AStarvedCoresSummaryOffersFixesThatWork) {
+    const auto r = run({"run", "--duration", "20ms", "--json", "base.json", "--out", "o"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("little.2's exclusive store failed "), std::string::npos) << r.out;
+    const std::uint64_t before = [&] {
+        for (const auto& c : read_json("base.json")["cores"])
+            if (c["id"] == "little.2") return c["lock"]["acquisitions"].get<std::uint64_t>();
+        return std::uint64_t{0};
+    }();
+    std::vector<std::string> offered;
+    const std::regex set("--set ([^ \\n]+)");
+    const std::string advice = r.out.substr(r.out.find("what would change it"));
+    for (auto it = std::sregex_iterator(advice.begin(), advice.end(), set); it != std::sregex_iterator(); ++it)
+        offered.push_back((*it)[1]);
+    EXPECT_EQ(offered, (std::vector<std::string>{"workload.threads.1.cpu_relax=wfe_backoff", "clusters.little.freq=1.8GHz"}));
+    for (const auto& o : offered) {
+        const auto fixed = run({"run", "--duration", "20ms", "-q", "--json", "f.json", "--out", "o", "--set", o});
+        ASSERT_EQ(fixed.status, 0) << fixed.err;
+        for (const auto& c : read_json("f.json")["cores"])
+            if (c["id"] == "little.2") {
+                EXPECT_GE(c["lock"]["acquisitions"].get<std::uint64_t>(), 100 * std::max<std::uint64_t>(before, 1)) << o;
+            }
+    }
+    // A fair run offers nothing.
+    const auto fair = run({"run", "--duration", "5ms", "--out", "o", "--set", "clusters.little.freq=1.8GHz"});
+    EXPECT_EQ(fair.out.find("what would change it"), std::string::npos) << fair.out;
 }

@@ -23,6 +23,8 @@ for f in bin/cohsim share/cohsim/configs/default.yaml share/cohsim/configs/platf
          share/cohsim/configs/calibration/cases.yaml share/cohsim/configs/teaching/false_sharing.yaml \
          share/cohsim/workloads/locks/loop.s share/cohsim/scripts/plot.py share/cohsim/scripts/report.py \
          share/cohsim/workloads/litmus/lse-cas.litmus share/cohsim/scripts/model-check.sh \
+         share/cohsim/workloads/include/cohsim.h share/cohsim/workloads/c/ticket_lock.c share/cohsim/workloads/c/loop.h \
+         share/cohsim/workloads/traces/two_core_lock.trace \
          share/doc/cohsim/README.md share/doc/cohsim/LICENSE; do
   [ -e "$p/$f" ] || fail "the install has no $f"
 done
@@ -51,6 +53,16 @@ c="$p/bin/cohsim"
 grep -q 'Observation LSE-CAS Never 0 40' litmus.txt
 test -s default/share.svg && test -s default/report.html && test -s teaching/result.json
 grep -q 'passed, 0 failed' v.txt
+# README "Real code" and "Trace replay" from an empty directory, with the
+# installed header, example and trace only.
+if command -v aarch64-linux-gnu-gcc > /dev/null; then
+  aarch64-linux-gnu-gcc -O2 -ffreestanding -nostdlib -static -mgeneral-regs-only \
+      -I "$p/share/cohsim/workloads/include" -o ticket_lock.elf "$p/share/cohsim/workloads/c/ticket_lock.c" -lgcc
+  \$c run --set workload.program=ticket_lock.elf --set workload.function=thread --duration 20ms --out c > c.txt
+  grep -q 'little.2 .*STARVED' c.txt
+fi
+\$c run --set 'workload={trace: $p/share/cohsim/workloads/traces/two_core_lock.trace}' --duration 1ms -q --out trace
+test -s trace/result.json
 STEPS
 if unshare -m true 2>/dev/null; then
   # The source and build trees out of reach: empty folders mounted over them.
@@ -69,6 +81,8 @@ if command -v dpkg-deb > /dev/null && command -v dpkg-shlibdeps > /dev/null; the
   deb=$(ls "$tmp"/deb/cohsim_*.deb)
   dpkg-deb -c "$deb" > "$tmp/deb.txt"
   for f in ./usr/bin/cohsim ./usr/share/cohsim/configs/default.yaml ./usr/share/cohsim/scripts/plot.py \
+           ./usr/share/cohsim/workloads/include/cohsim.h ./usr/share/cohsim/workloads/c/ticket_lock.c \
+           ./usr/share/cohsim/workloads/traces/two_core_lock.trace \
            ./usr/share/doc/cohsim/LICENSE; do
     grep -q " $f\$" "$tmp/deb.txt" || fail "the .deb has no $f"
   done

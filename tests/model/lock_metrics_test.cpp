@@ -74,3 +74,107 @@ TEST(LockMetrics, TwoIdenticalCoresShareEvenly) {
     const double jain = (a + b) * (a + b) / (2 * (a * a + b * b));
     EXPECT_GT(jain, 0.99) << a << " vs " << b;
 }
+
+// ---- the mutual-exclusion check and the stuck-lock watch (mutex_checker) ----
+// Marks arrive in the order the cores' programs run, not in simulated time: a
+// core computing ahead marks a whole critical section before another core's
+// earlier marks are seen. Each case feeds the marks in such an order and
+// states by hand where the two sections overlap.
+namespace {
+constexpr std::uint64_t ns = 1'000'000;  // fs
+duration at_ns(std::uint64_t n) { return {n * ns}; }
+// The message of what `f` throws, or "" when it throws nothing.
+std::string thrown(const std::function<void()>& f) {
+    try {
+        f();
+    } catch (const mutual_exclusion_violated& e) {
+        return e.what();
+    }
+    return {};
+}
+}  // namespace
+
+TEST(MutexChecker, ASectionEnteredInsideAnotherCoresFinishedSectionIsCaught) {
+    mutex_checker m;
+    m.enter(0, "a", at_ns(10));
+    m.leave(0, "a", at_ns(20));  // a's whole section [10, 20) is marked first
+    const std::string e = thrown([&] { m.enter(1, "b", at_ns(15)); });
+    EXPECT_EQ(e, "mutual exclusion violated at 15 ns: b entered the critical section while a was inside (since 10 ns)");
+}
+
+TEST(MutexChecker, ASectionThatEnclosesAnEarlierMarkedOneIsCaughtWhenItCloses) {
+    mutex_checker m;
+    m.enter(0, "a", at_ns(10));
+    m.leave(0, "a", at_ns(20));
+    m.enter(1, "b", at_ns(5));  // b inside from 5: a entered at 10 while b was inside
+    const std::string e = thrown([&] { m.leave(1, "b", at_ns(12)); });
+    EXPECT_EQ(e, "mutual exclusion violated at 10 ns: a entered the critical section while b was inside (since 5 ns)");
+}
+
+TEST(MutexChecker, SectionsThatOnlyTouchOrTakeNoTimeAreFine) {
+    mutex_checker m;
+    EXPECT_EQ(thrown([&] {
+                  m.enter(0, "a", at_ns(10)), m.leave(0, "a", at_ns(20));
+                  m.enter(1, "b", at_ns(20)), m.leave(1, "b", at_ns(30));  // [20, 30) after [10, 20)
+                  m.enter(0, "a", at_ns(5)), m.leave(0, "a", at_ns(10));   // [5, 10) before, marked later
+                  m.enter(1, "b", at_ns(25)), m.leave(1, "b", at_ns(25));  // empty: c2c's hand-off marks
+              }),
+              "");
+}
+
+TEST(MutexChecker, ReleasingWithoutHoldingAndEnteringTwiceAreCaught) {
+    mutex_checker m;
+    EXPECT_NE(thrown([&] { m.leave(0, "a", at_ns(1)); }).find("a released a lock it did not hold at 1 ns"), std::string::npos);
+    m.enter(0, "a", at_ns(2));
+    EXPECT_NE(thrown([&] { m.enter(0, "a", at_ns(3)); }).find("a marked lock_acquired at 3 ns while already inside since 2 ns"),
+              std::string::npos);
+}
+
+TEST(MutexChecker, ALockWhoseReleaseDidNotFreeItNamesTheLastHolderAfterTheBound) {
+    mutex_checker m;
+    m.set_stuck_after(duration{1'000'000 * ns});  // 1 ms
+    m.begin(0, "a", at_ns(0));
+    m.enter(0, "a", at_ns(100));
+    m.leave(0, "a", at_ns(200));
+    m.begin(1, "b", at_ns(150));
+    // b began waiting at 150 ns, after a's acquisition at 100 ns, with no
+    // one else waiting: the lock counts as quiet from 150 ns, stuck from 1 ms + 150 ns on.
+    EXPECT_EQ(thrown([&] { m.check_stuck(at_ns(1'000'149)); }), "");
+    const std::string e = thrown([&] { m.check_stuck(at_ns(1'000'150)); });
+    EXPECT_NE(e.find("the lock is stuck: a took it last, at 100 ns, and marked its release at 200 ns, but no core has "
+                     "taken it since (for 1 ms): its unlock did not free the lock; 1 core waits for it (b since 150 ns)"),
+              std::string::npos)
+        << e;
+    EXPECT_EQ(m.stuck_message(at_ns(1'000'150)), e);
+}
+
+TEST(MutexChecker, AHolderThatNeverReleasesIsNamedWithTheTimeItTookTheLock) {
+    mutex_checker m;
+    m.set_stuck_after(duration{1'000'000 * ns});
+    m.enter(0, "a", at_ns(0));
+    m.begin(1, "b", at_ns(10));  // nobody waited before: quiet from 10 ns
+    EXPECT_EQ(thrown([&] { m.check_stuck(at_ns(1'000'009)); }), "");
+    EXPECT_NE(thrown([&] { m.check_stuck(at_ns(1'000'010)); }).find("a took it at 0 ns and has not released it (for 1 ms)"),
+              std::string::npos);
+}
+
+TEST(MutexChecker, TheBoundGrowsWithTheLongestGapBetweenAcquisitions) {
+    mutex_checker m;
+    m.set_stuck_after(duration{1'000'000 * ns});
+    m.enter(0, "a", at_ns(0)), m.leave(0, "a", at_ns(1));
+    m.enter(1, "b", at_ns(2'000)), m.leave(1, "b", at_ns(2'001));  // a gap of 2 us: the bound is 2 ms
+    m.begin(0, "a", at_ns(2'100));
+    EXPECT_EQ(thrown([&] { m.check_stuck(at_ns(2'100 + 1'999'999)); }), "");  // quiet from a's wait at 2.1 us
+    EXPECT_NE(thrown([&] { m.check_stuck(at_ns(2'100 + 2'000'000)); }).find("1000x the longest gap between two acquisitions seen is 2 ms"),
+              std::string::npos);
+}
+
+TEST(MutexChecker, NoWaiterOrNoBoundMeansNeverStuck) {
+    mutex_checker m;
+    m.set_stuck_after(duration{1'000'000 * ns});
+    m.enter(0, "a", at_ns(0)), m.leave(0, "a", at_ns(1));
+    EXPECT_EQ(thrown([&] { m.check_stuck(at_ns(1'000'000'000)); }), "");  // nobody waits
+    mutex_checker off;
+    off.begin(0, "a", at_ns(0));
+    EXPECT_EQ(thrown([&] { off.check_stuck(at_ns(1'000'000'000)); }), "");
+}

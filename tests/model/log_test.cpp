@@ -33,7 +33,8 @@ TEST(Log, EveryLineCarriesSimulatedTime) {
     idle m("idle");
     kernel::run(duration{266'671'875'000ULL});
     spdlog::info("hello");
-    EXPECT_NE(os.str().find("[      266671.875000 ns] [info] hello"), std::string::npos) << os.str();
+    // 266671.875 ns = 266.671875 us, to seven significant digits.
+    EXPECT_NE(os.str().find("[266.6719 us] [info] hello"), std::string::npos) << os.str();
 }
 
 TEST(Log, SystemcReportsGoThroughTheSameLogger) {
@@ -44,6 +45,16 @@ TEST(Log, SystemcReportsGoThroughTheSameLogger) {
     EXPECT_NE(os.str().find("[warning] systemc: cohsim/test: a warning from SystemC"), std::string::npos) << os.str();
     EXPECT_THROW(SC_REPORT_ERROR("cohsim/test", "an error"), sc_core::sc_report);
     EXPECT_NE(os.str().find("[error] systemc: cohsim/test: an error"), std::string::npos) << os.str();
+}
+
+TEST(Log, AMessageErasesAProgressLineFirst) {
+    auto& os = capture();
+    log::progress_drawn(true);
+    spdlog::warn("after the progress");
+    log::progress_drawn(false);
+    spdlog::warn("alone");
+    EXPECT_NE(os.str().find("\r\033[K["), std::string::npos) << os.str();
+    EXPECT_EQ(os.str().find("\r\033[K[", os.str().find("after the progress")), std::string::npos) << os.str();
 }
 
 TEST(Log, QuietDropsInfo) {

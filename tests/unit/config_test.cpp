@@ -184,7 +184,7 @@ TEST_F(ConfigTest, ErrorUnknownKeyWithSuggestion) {
     const auto f = write("a.yaml", std::string(minimal) + "run:\n  seed: 1\n  duraton: 1ms\n");
     const auto msg = error_of(f);
     expect_has(msg, f + ":10:3: run.duraton: unknown key 'duraton'; did you mean 'duration'?");
-    expect_has(msg, "(expected one of: duration, seed, deadlock_after, exact, noise)");
+    expect_has(msg, "(expected one of: duration, seed, deadlock_after, lock_stuck_after, exact, noise)");
 }
 
 TEST_F(ConfigTest, ErrorUnknownTopLevelKey) {
@@ -202,7 +202,7 @@ timer: {freq: 1.92MHz, evnti: 8}
     const auto g = write("b.yaml", "clusters: fast\ntimer: {freq: 1.92MHz, evnti: 8}\n");
     expect_has(error_of(g), g + ":1:11: clusters: found a scalar (expected a map of cluster names");
     const auto h = write("c.yaml", std::string(minimal) + "run: [1, 2]\n");
-    expect_has(error_of(h), h + ":8:6: run: found a list (expected a map of keys: duration, seed, deadlock_after, exact, noise)");
+    expect_has(error_of(h), h + ":8:6: run: found a list (expected a map of keys: duration, seed, deadlock_after, lock_stuck_after, exact, noise)");
     const auto i = write("d.yaml", std::string(minimal) + "run: {seed: seven}\n");
     expect_has(error_of(i), i + ":8:13: run.seed: 'seven' is not a whole number");
     const auto j = write("e.yaml", R"(clusters: {little: {freq: 1GHz, core: cortex-a53}}

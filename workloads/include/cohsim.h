@@ -2,7 +2,7 @@
  *
  * Build a workload with the Debian cross-compiler:
  *   aarch64-linux-gnu-gcc -O2 -ffreestanding -nostdlib -static \
- *       -I workloads/include -o lock.elf lock.c
+ *       -I workloads/include -o lock.elf lock.c -lgcc
  * and run one of its functions on each thread:
  *   workload: {program: lock.elf, function: thread, threads: [...]}
  *
