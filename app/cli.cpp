@@ -37,6 +37,7 @@
 #include "app/predict.h"
 #include "app/calibrate.h"
 #include "app/data.h"
+#include "app/spawn.h"
 #include "app/explain.h"
 #include "app/trace.h"
 #include "app/validate.h"
@@ -519,7 +520,7 @@ int cmd_report(const std::vector<std::string>& args) {
 
 // ---- protocol -------------------------------------------------------------
 
-const char* const protocol_help = R"(usage: cohsim protocol [--table cache|home|transactions] [--counts RESULT_JSON]
+const char* const protocol_help = R"(usage: cohsim protocol [--table cache|home|transactions] [--counts RUN_DIR|RESULT_JSON]
        cohsim protocol --murphi [--caches N] [--lines N | --granules N] [--broadcast] [--mutate CELL]...
 
 Prints the MOESI protocol exactly as the simulator implements it, generated
@@ -574,7 +575,7 @@ int cmd_protocol(const std::vector<std::string>& args) {
          "--murphi: replace a cache-table cell, cache:STATE:EVENT=NEXT[+ACTION...] (repeatable)")  //
         ("table", po::value(&table)->value_name("NAME"),
          "print only one table, without headings: cache, home or transactions (default: the whole document)")  //
-        ("counts", po::value(&counts_file)->value_name("RESULT_JSON"), "show how often a run executed each cell")  //
+        ("counts", po::value(&counts_file)->value_name("RUN_DIR"), "show how often a run executed each cell (a run's --out folder, or its result.json)")  //
         ("help,h", "show this help");
     const parsed_args p = parse_args(args, d);
     if (p.vm.count("help")) {
@@ -608,11 +609,21 @@ int cmd_protocol(const std::vector<std::string>& args) {
     const bool with_counts = !counts_file.empty();
     if (with_counts) {
         if (!std::filesystem::exists(counts_file)) throw usage_error("--counts " + counts_file + ": no such file");
+        // A run's folder (`cohsim run --out DIR`) stands for its result.json.
+        if (std::filesystem::is_directory(counts_file)) {
+            const std::string inside = (std::filesystem::path(counts_file) / "result.json").string();
+            if (!std::filesystem::exists(inside))
+                throw usage_error("--counts " + counts_file + ": a folder without result.json (expected the --out folder of "
+                                  "`cohsim run`, or its result.json)");
+            counts_file = inside;
+        }
         json j;
         try {
             j = json::parse(read_file(counts_file));
         } catch (const json::exception& e) {
-            throw usage_error("--counts " + counts_file + ": not valid JSON (" + e.what() + ")");
+            throw usage_error("--counts " + counts_file + ": not a result of cohsim run (it is not valid JSON: " +
+                              std::string(e.what()).substr(std::string(e.what()).find(' ') + 1) +
+                              "; expected the result.json that `cohsim run --out DIR` writes)");
         }
         if (!j.contains("protocol_transitions"))
             throw usage_error("--counts " + counts_file + ": no \"protocol_transitions\" (expected a result.json of cohsim run)");
@@ -768,6 +779,9 @@ int cli_main(int argc, const char* const* argv) {
         if (cmd == "c2c") return cmd_c2c(args);
         if (cmd == "latmem") return cmd_latmem(args);
         throw usage_error("unknown command '" + cmd + "' (expected run, config, params, sweep, predict, validate, calibrate, c2c, latmem, plot, report, protocol or litmus)");
+    } catch (const children_interrupted& e) {
+        std::cerr << "cohsim: " << e.what() << "; what had finished is kept: the same command again goes on from there\n";
+        return exit_interrupted;
     } catch (const usage_error& e) {
         std::cerr << "cohsim: " << e.what() << "\nTry 'cohsim --help' or 'cohsim COMMAND --help'.\n";
         return exit_bad_input;

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <chrono>
 #include <cstring>
 #include <filesystem>
@@ -52,13 +53,43 @@ pid_t start(const child_job& j, const std::string& self_path) {
 }
 }  // namespace
 
+namespace {
+volatile std::sig_atomic_t g_interrupted = 0;
+void on_interrupt(int) { g_interrupted = 1; }
+
+// SIGINT and SIGTERM set g_interrupted while it lives (no SA_RESTART: a
+// wait is interrupted); the previous handlers come back after.
+struct interrupt_guard {
+    struct sigaction old_int {}, old_term {};
+    interrupt_guard() {
+        g_interrupted = 0;
+        struct sigaction sa {};
+        sa.sa_handler = on_interrupt;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGINT, &sa, &old_int);
+        sigaction(SIGTERM, &sa, &old_term);
+    }
+    ~interrupt_guard() {
+        sigaction(SIGINT, &old_int, nullptr);
+        sigaction(SIGTERM, &old_term, nullptr);
+    }
+};
+}  // namespace
+
 void run_children(std::vector<child_job>& jobs, unsigned parallel, const std::function<void(std::size_t)>& done) {
     const std::string self = self_binary();
     std::map<pid_t, std::size_t> running;
     std::map<std::size_t, std::chrono::steady_clock::time_point> started;
     std::size_t next = 0, finished = 0;
+    interrupt_guard guard;
+    bool stopping = false;
     while (finished < jobs.size()) {
-        while (running.size() < std::max(1u, parallel) && next < jobs.size()) {
+        if (g_interrupted && !stopping) {
+            stopping = true;
+            for (const auto& [pid, index] : running) kill(pid, SIGTERM);
+        }
+        if (stopping && running.empty()) break;
+        while (!stopping && running.size() < std::max(1u, parallel) && next < jobs.size()) {
             running[start(jobs[next], self)] = next;
             started[next] = std::chrono::steady_clock::now();
             ++next;
@@ -79,8 +110,10 @@ void run_children(std::vector<child_job>& jobs, unsigned parallel, const std::fu
         const std::size_t index = it->second;
         running.erase(it);
         ++finished;
-        done(index);
+        if (!stopping || j.status == 0) done(index);  // a run that finished before the stop counts
     }
+    if (stopping)
+        throw children_interrupted("interrupted (SIGINT or SIGTERM)");
 }
 
 }  // namespace cohsim

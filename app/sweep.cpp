@@ -535,7 +535,9 @@ int run_sweep(const sweep_def& def, const fs::path& dir, unsigned jobs, const st
         last_aggregate = std::chrono::steady_clock::now();
         aggregate_cost = std::chrono::duration<double>(last_aggregate - now).count();
     };
-    run_children(children, jobs, [&](std::size_t i) {
+    // Interrupted: the stopped points' partial folders go, the finished stay
+    // (the same command again runs only what is missing).
+    const auto on_done = [&](std::size_t i) {
         const std::size_t k = todo[i];
         finish_point(dir, k, children[i]);
         ++finished;
@@ -548,7 +550,19 @@ int run_sweep(const sweep_def& def, const fs::path& dir, unsigned jobs, const st
             std::cerr << line << ": point " << k << (ok ? " done" : " FAILED (see points/" + point_name(k) + ".error)")
                       << "\n";
         refresh();  // results so far, in case the sweep is killed
-    });
+    };
+    try {
+        run_children(children, jobs, on_done);
+    } catch (const children_interrupted& e) {
+        if (tty) std::cerr << "\n";
+        for (const auto& e2 : fs::directory_iterator(dir / "points"))
+            if (e2.path().extension() == ".tmp") fs::remove_all(e2.path());
+        aggregate(dir, def);
+        std::size_t done_now = 0;
+        for (std::size_t k : wanted) done_now += state_of(dir, k) == point_state::done;
+        throw children_interrupted(std::string(e.what()) + ": " + std::to_string(done_now) + " of " +
+                                   std::to_string(wanted.size()) + " points done, in " + (dir / "results.csv").string());
+    }
     if (tty && !todo.empty()) std::cerr << "\n";
     aggregate(dir, def);
     // Every wanted point has run: one not done failed.
@@ -618,11 +632,11 @@ int cmd_sweep(const std::vector<std::string>& args) {
     const auto pts = sweep_points(def.axes, def.zip);
 
     const fs::path dir = fs::absolute(out_dir);
+    if (point < 0) check_points(def);  // a sweep with an invalid point makes no folder
     fs::create_directories(dir / "points");
     check_same_sweep(def, dir, out_dir);
     if (point >= 0) return run_one_point(def, dir, static_cast<std::size_t>(point));
     if (!emit.empty()) {
-        check_points(def);
         aggregate(dir, def);  // sweep.json, so the tasks and --merge know the sweep
         std::vector<std::string> cmd = {"sweep"};
         if (!def.config.empty()) cmd.push_back(def.config);

@@ -2342,3 +2342,55 @@ TEST_F(Cli, AStarvedCoresSummaryOffersFixesThatWork) {
     const auto fair = run({"run", "--duration", "5ms", "--out", "o", "--set", "clusters.little.freq=1.8GHz"});
     EXPECT_EQ(fair.out.find("what would change it"), std::string::npos) << fair.out;
 }
+
+// A sweep stopped by SIGTERM (or Ctrl-C) says so and how to go on, exits
+// 130, keeps its finished points and leaves no partial point behind; the same
+// command again runs only the missing ones. A sweep with an invalid point
+// makes no folder at all.
+TEST_F(Cli, AnInterruptedSweepSaysSoKeepsWhatFinishedAndResumes) {
+    const std::vector<std::string> args = {"sweep", "--vary", "clusters.little.freq=600MHz:1.8GHz:100MHz", "--set",
+                                           "run.duration=50ms", "--out", "s", "-j", "1"};
+    const pid_t pid = spawn(COHSIM_BINARY, args);
+    // Stop it once its first point is done.
+    for (int i = 0; i < 6000 && !fs::exists(m_dir / "s" / "points" / "0000"); ++i) usleep(10'000);
+    ASSERT_TRUE(fs::exists(m_dir / "s" / "points" / "0000"));
+    kill(pid, SIGTERM);
+    const result r = wait_for(pid);
+    EXPECT_EQ(r.status, 130) << r.err;
+    EXPECT_NE(r.err.find("interrupted (SIGINT or SIGTERM): "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("the same command again goes on from there"), std::string::npos) << r.err;
+    std::size_t done = 0;
+    for (const auto& e : fs::directory_iterator(m_dir / "s" / "points")) {
+        EXPECT_NE(e.path().extension(), ".tmp") << e.path();
+        done += e.path().extension().empty();
+    }
+    EXPECT_GE(done, 1u);
+    EXPECT_LT(done, 13u);
+    const result again = run(args);
+    EXPECT_EQ(again.status, 0) << again.err;
+    EXPECT_NE(again.err.find(std::to_string(done) + " already done, " + std::to_string(13 - done) + " to run"), std::string::npos)
+        << again.err;
+    const auto bad = run({"sweep", "--vary", "clusters.little.freq=1kHz,832MHz", "--out", "bad"});
+    EXPECT_EQ(bad.status, 2);
+    EXPECT_FALSE(fs::exists(m_dir / "bad"));
+}
+
+// Output folders and inputs that are not what a command needs are refused
+// before any work, with what would be right.
+TEST_F(Cli, OutputFoldersAndRunFoldersAreCheckedFirst) {
+    write("afile", "x");
+    expect_bad({"run", "--out", "afile", "--duration", "1us"}, "--out afile: is a file, not a folder");
+    // A run's folder for protocol --counts: its result.json; a folder without one is named.
+    ASSERT_EQ(run({"run", "--duration", "10us", "-q", "--out", "r1"}).status, 0);
+    const auto counts = run({"protocol", "--counts", "r1"});
+    EXPECT_EQ(counts.status, 0) << counts.err;
+    fs::create_directories(m_dir / "empty");
+    expect_bad({"protocol", "--counts", "empty"}, "a folder without result.json");
+    write("broken.json", "{");
+    expect_bad({"protocol", "--counts", "broken.json"}, "not a result of cohsim run");
+    // A program named by --set is found from the current directory, not the config's folder.
+    write("mine.s", ".include \"locks/loop.s\"\n.data\n.shared\n.align 64\nlock: .word 0\n.text\n.include \"locks/ticket_functions.inc\"\n");
+    const auto here = run({"run", std::string(COHSIM_SOURCE_DIR) + "/tests/errors/nolock.yaml", "--set",
+                           "workload.program=mine.s", "--duration", "10us", "-q", "--out", "r2"});
+    EXPECT_EQ(here.status, 0) << here.err;
+}
