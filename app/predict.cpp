@@ -293,6 +293,22 @@ json prediction_report(const std::string& dir_text) {
     return out;
 }
 
+namespace {
+// The 95% Wilson score interval of a proportion k/n, in percent: honest at
+// the edges, where k/n = 0 or 1 is not certainty (4/4 gives 51..100%).
+std::string wilson_text(int k, int n) {
+    if (n <= 0) return "-";
+    const double z = 1.959964, p = static_cast<double>(k) / n, z2n = z * z / n;
+    const double centre = (p + z2n / 2) / (1 + z2n);
+    const double half = z * std::sqrt(p * (1 - p) / n + z2n / (4.0 * n)) / (1 + z2n);
+    char b[48];
+    std::snprintf(b, sizeof b, "%.0f-%.0f%%", std::max(0.0, centre - half) * 100, std::min(1.0, centre + half) * 100);
+    return b;
+}
+// Whether every member gave the core the same figure.
+bool no_spread(const json& band) { return band["p5"].get<double>() == band["p95"].get<double>(); }
+}  // namespace
+
 std::string prediction_text(const json& r) {
     std::ostringstream os;
     const auto& m = r["members"];
@@ -306,7 +322,8 @@ std::string prediction_text(const json& r) {
     for (const auto& c : r["cores"]) {
         std::string v;
         for (const auto& [name, count] : c["verdicts"].items())
-            v += (v.empty() ? "" : ", ") + name + " " + std::to_string(count.get<int>()) + "/" + std::to_string(done);
+            v += (v.empty() ? "" : ", ") + name + " " + std::to_string(count.get<int>()) + "/" + std::to_string(done) + " (95%: " +
+                 wilson_text(count.get<int>(), done) + ")";
         auto share_fmt = [](double x) {
             char b[32];
             std::snprintf(b, sizeof b, "%.3g", x);
@@ -318,7 +335,25 @@ std::string prediction_text(const json& r) {
                time_text(c["longest_wait_ns"]["p50"].get<double>()), band_text(c["longest_wait_ns"], wait_fmt), v});
     }
     os << t.str();
-    if (r.contains("focus_core") && !r["sensitivity"].empty()) {
+    os << "(verdicts: members with each, and the 95% interval of its probability given so few members)\n";
+    const bool identical = std::all_of(r["cores"].begin(), r["cores"].end(), [](const json& c) {
+        return no_spread(c["acquisitions_per_s"]) && no_spread(c["share"]) && no_spread(c["longest_wait_ns"]);
+    });
+    if (identical && done > 1)
+        os << "\nwarning: the " << done << " members gave identical results: nothing they draw changes this run ("
+           << (r["uncertain"].empty() ? "the config has no uncertain values (NOMINAL ~ LO..HI)"
+                                      : "its uncertain values do not reach these figures")
+           << ", and the seeds' noise does not either); the bands have no width and the verdict counts measure no "
+              "uncertainty. Give the values you are unsure of ranges, or keep run.noise on with its sources set.\n";
+    const bool focus_flat = r.contains("focus_core") && [&] {
+        for (const auto& c : r["cores"])
+            if (c["id"] == r["focus_core"]) return no_spread(c["acquisitions_per_s"]);
+        return false;
+    }();
+    if (focus_flat && !r["sensitivity"].empty())
+        os << "\nwhat " << r["focus_core"].get<std::string>() << "'s rate depends on: nothing measurable, its rate is "
+           << "the same in every member (no spread to correlate)\n";
+    else if (r.contains("focus_core") && !r["sensitivity"].empty()) {
         os << "\nwhat " << r["focus_core"].get<std::string>()
            << "'s rate depends on most (Spearman's rank correlation over the members: +1 more of it, more "
               "acquisitions; -1 fewer; near 0 no monotone effect)\n";

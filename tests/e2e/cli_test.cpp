@@ -2394,3 +2394,22 @@ TEST_F(Cli, OutputFoldersAndRunFoldersAreCheckedFirst) {
                            "workload.program=mine.s", "--duration", "10us", "-q", "--out", "r2"});
     EXPECT_EQ(here.status, 0) << here.err;
 }
+
+// A prediction whose members cannot differ (no uncertain value, noise off)
+// says so instead of stating certainty, and every verdict count carries its
+// 95% interval: 4 of 4 is 51-100% (Wilson: centre (1 + z^2/2n)/(1 + z^2/n),
+// half-width z sqrt(z^2/4n^2)/(1 + z^2/n), z = 1.96, n = 4: 0.755 -+ 0.245).
+TEST_F(Cli, APredictionOfIdenticalMembersSaysItMeasuresNoUncertainty) {
+    write("flat.yaml", "clusters:\n  c: {freq: 1GHz, cores: 2, core: cortex-a53}\ntimer: {freq: 1.92MHz, evnti: 8}\n"
+                       "interconnect: {freq: 533MHz}\nrun: {duration: 200us, noise: false}\nworkload:\n"
+                       "  program: locks/ticket_llsc.s\n  params: {INSIDE: 200, OUTSIDE: 300}\n"
+                       "  threads: [{core: c.0}, {core: c.1}]\n");
+    const auto r = run({"predict", "flat.yaml", "-n", "4", "--out", "p", "-j", "2"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("4/4 (95%: 51-100%)"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("warning: the 4 members gave identical results"), std::string::npos) << r.out;
+    // The default scenario's members differ: no such warning.
+    const auto d = run({"predict", "-n", "4", "--out", "d", "-j", "2", "--duration", "2ms"});
+    ASSERT_EQ(d.status, 0) << d.err;
+    EXPECT_EQ(d.out.find("gave identical results"), std::string::npos) << d.out;
+}
