@@ -219,7 +219,10 @@ sweep_def platform_sweep(const parsed_args& p, const std::string& cmd, const std
 platform_config load_sweep_config(const sweep_def& def) {
     std::vector<std::pair<std::string, std::string>> overrides;
     for (std::size_t i = 0; i < def.sets.size(); ++i) overrides.emplace_back("--set #" + std::to_string(i + 1), def.sets[i]);
-    return load_platform(def.config, overrides);
+    platform_config c = load_platform(def.config, overrides);
+    // Hand-offs and load-to-use times hinge on the cache latencies: say when they are generic.
+    for (const auto& g : c.generic_defaults) std::cerr << "cohsim: warning: " << def.config << ": " << g << "\n";
+    return c;
 }
 
 // The clocks the reference boards ran at (`clocks:` of the platform in

@@ -327,6 +327,32 @@ void files_from_overrides_from_here(cfg::node& root) {
             if (t.k == cfg::node::kind::map) fix(t.find("program"));
 }
 
+// The cache values that decide a line's hand-off and hit times, which every
+// core type has its own of: those a cluster does not set fall back on one
+// generic default for all types.
+std::vector<std::string> generic_cache_defaults(const cfg::node& root, const platform_config& c) {
+    static const char* const keys[] = {"l1.size", "l1.hit_latency", "l2.size", "l2.latency"};
+    std::vector<std::string> out;
+    for (const auto& [name, cl] : c.clusters) {
+        std::string missing, values;
+        for (const char* k : keys)
+            if (!cfg::find_path(const_cast<cfg::node&>(root), "clusters." + name + "." + k)) {
+                missing += (missing.empty() ? "" : ", ") + std::string(k);
+                const std::string key(k);
+                const std::string v = key == "l1.size"          ? to_string(cl.l1.size)
+                                      : key == "l1.hit_latency" ? to_string(cl.l1.hit_latency)
+                                      : key == "l2.size"        ? to_string(cl.l2.size)
+                                                                : to_string(cl.l2.latency);
+                values += (values.empty() ? "" : ", ") + v;
+            }
+        if (!missing.empty())
+            out.push_back("clusters." + name + " (" + cfg::value_traits<core_type>::format(cl.core) + ") sets no " + missing +
+                          ": cohsim's generic defaults (" + values + ") are in use, the same for every core type, not its "
+                          "own; set them from its manual (a shipped platform shows how, e.g. platforms/rk3588_4xa55_4xa76.yaml)");
+    }
+    return out;
+}
+
 }  // namespace
 
 platform_config load_platform(const std::string& file, const std::vector<std::pair<std::string, std::string>>& overrides,
@@ -357,6 +383,7 @@ platform_config load_platform_tree(cfg::node root, const std::vector<std::pair<s
     std::vector<cfg::uncertain_param> uncertain;
     platform_config c = cfg::load_config<platform_config>(root, &uncertain);
     c.uncertain = std::move(uncertain);
+    c.generic_defaults = generic_cache_defaults(root, c);
     if (!calibrated) return c;
     for (auto& u : c.uncertain)
         for (const auto& [path, prior] : priors)

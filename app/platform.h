@@ -72,6 +72,11 @@ struct platform_config {
     // case, as index into `uncertain` -> value in base units. Ensembles take
     // their members' platform values from these, in turn. Empty: none.
     std::vector<std::map<std::size_t, std::uint64_t>> calibrated_draws;
+    // Clusters whose cache geometry or latency the config leaves to cohsim's
+    // generic defaults (not a key: filled by load_platform), one sentence
+    // each naming the keys: a hand-written platform should set them for its
+    // core type (the run warns).
+    std::vector<std::string> generic_defaults;
     static void describe(cfg::struct_schema<platform_config>& s);
 };
 

@@ -2413,3 +2413,21 @@ TEST_F(Cli, APredictionOfIdenticalMembersSaysItMeasuresNoUncertainty) {
     ASSERT_EQ(d.status, 0) << d.err;
     EXPECT_EQ(d.out.find("gave identical results"), std::string::npos) << d.out;
 }
+
+// A hand-written platform that leaves its cache values to cohsim's generic
+// defaults is told so, with the keys and the values in use; the shipped
+// platforms set theirs and are not.
+TEST_F(Cli, AConfigLeftToGenericCacheDefaultsIsWarned) {
+    write("a76.yaml", "clusters:\n  big: {freq: 2.4GHz, cores: 2, core: cortex-a76}\ntimer: {freq: 24MHz, evnti: 8}\n"
+                      "interconnect: {freq: 1GHz}\nworkload:\n  program: locks/ticket_llsc.s\n  threads: [{core: big.0}, {core: big.1}]\n");
+    const auto r = run({"run", "a76.yaml", "--duration", "10us", "--out", "o"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.err.find("clusters.big (cortex-a76) sets no l1.size, l1.hit_latency, l2.size, l2.latency: cohsim's generic "
+                         "defaults (32KiB, 3cycles, 1MiB, 13cycles) are in use"),
+              std::string::npos)
+        << r.err;
+    const auto c2c = run({"c2c", "a76.yaml", "--out", "c"});
+    EXPECT_NE(c2c.err.find("sets no l1.size"), std::string::npos) << c2c.err;
+    const auto shipped = run({"run", "rk3588_4xa55_4xa76", "--duration", "10us", "--out", "o2"});
+    EXPECT_EQ(shipped.err.find("generic defaults"), std::string::npos) << shipped.err;
+}
