@@ -444,6 +444,7 @@ For a sweep directory (`cohsim sweep --out SWEEP_DIR`):
                            column, default share) of one core over the x and y
                            values, its STARVED cells outlined, one panel per
                            value of any other swept path; without --y, lines
+                           (sweep_METRIC_lines.png/.svg)
 The work is done by scripts/plot.py (python3 scripts/plot.py --help).
 
 examples:

@@ -15,7 +15,8 @@ python3-matplotlib). Usually run through `cohsim plot RUN_DIR`.
       SWEEP_DIR/results.csv -> sweep_<metric>.{png,svg}: with --y a heatmap of
       the metric (a results.csv column: share, acquisitions, wait_ns_max, ...)
       of one core over the x and y values, the cells where that core is
-      STARVED outlined; without --y a line per other swept combination. Any
+      STARVED outlined; without --y (into sweep_<metric>_lines.{png,svg}) a
+      line per other swept combination. Any
       other swept path gives one panel (2-D) or line (1-D) per value. The
       core defaults to the contending core with the lowest mean share.
 
@@ -378,7 +379,8 @@ def plot_sweep(a):
         fig.tight_layout()
     out = a.out or a.sweep_dir
     os.makedirs(out, exist_ok=True)
-    return save(fig, out, f"sweep_{a.metric}")
+    # The heatmap and the lines of one metric are two files: neither overwrites the other.
+    return save(fig, out, f"sweep_{a.metric}" if a.y else f"sweep_{a.metric}_lines")
 
 
 def plot_predict(a):
@@ -503,7 +505,9 @@ def plot_c2c(a):
                 for j in range(n):
                     v = g[i][j]
                     if v == v:  # not NaN
-                        ax.text(j, i, f"{v:.0f}", ha="center", va="center", fontsize=7, color="white")
+                        # Dark text on the light (yellow) end of viridis, white on the dark end.
+                        light = (v - vmin) / (vmax - vmin) > 0.6 if vmax > vmin else False
+                        ax.text(j, i, f"{v:.0f}", ha="center", va="center", fontsize=7, color="black" if light else "white")
         ax.set_title(name, fontsize=10)
     fig.colorbar(im, ax=list(axes[0]), label="one-way latency (ns per hand-off)")
     insn = {"llsc": "LDXR/STXR", "cas": "CAS"}.get(rep.get("instruction", "auto"), "CAS or LDXR/STXR")

@@ -652,7 +652,12 @@ TEST_F(Cli, PlotOfASweepDrawsAHeatmapAndLines) {
     EXPECT_NE(slurp(m_dir / "s" / "sweep_share.svg").find("<svg"), std::string::npos);
     const auto l = run({"plot", "s", "--x", "clusters.little.freq", "--metric", "acquisitions", "--core", "big.3"});
     ASSERT_EQ(l.status, 0) << l.err;
-    EXPECT_TRUE(fs::exists(m_dir / "s" / "sweep_acquisitions.svg"));
+    EXPECT_TRUE(fs::exists(m_dir / "s" / "sweep_acquisitions_lines.svg"));
+    // The lines of the heatmap's metric do not overwrite the heatmap.
+    const std::string heat = slurp(m_dir / "s" / "sweep_share.svg");
+    ASSERT_EQ(run({"plot", "s", "--x", "clusters.little.freq", "--metric", "share"}).status, 0);
+    EXPECT_EQ(slurp(m_dir / "s" / "sweep_share.svg"), heat);
+    EXPECT_TRUE(fs::exists(m_dir / "s" / "sweep_share_lines.svg"));
     const auto bad = run({"plot", "s", "--x", "run.seed", "--metric", "share"});
     EXPECT_EQ(bad.status, 2);
     EXPECT_NE(bad.err.find("--x/--y run.seed: not a swept path (swept: clusters.little.freq, workload.threads.1.cpu_relax)"),
