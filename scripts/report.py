@@ -3,8 +3,10 @@
 report or a mailing-list post. Usually run through `cohsim report DIR`.
 
   report.py DIR [--out FILE]
-      DIR is the --out directory of `cohsim run` (result.json) or of
-      `cohsim sweep` (sweep.json, results.csv). The page holds everything
+      DIR is the --out directory of `cohsim run` (result.json), of
+      `cohsim sweep` (sweep.json, results.csv), of `cohsim predict`
+      (prediction.json: bands, verdict probabilities, sensitivity, margin)
+      or of `cohsim c2c` (c2c.json: the latency matrix). The page holds everything
       inline (the plots as SVG, the CSS; no script, no link outside the page):
       the verdicts with their reasons, the per-core table, the busiest lines,
       the region profile, the plots, the effective config and the provenance
@@ -15,6 +17,7 @@ import argparse
 import csv
 import html
 import json
+import math
 import os
 import sys
 
@@ -177,13 +180,115 @@ def sweep_report(sweep_dir):
     return title, body
 
 
+def wilson(k, n, z=1.959964):
+    """The 95% Wilson score interval of k/n, in percent (as `cohsim predict` prints it)."""
+    if n <= 0:
+        return "-"
+    p, z2n = k / n, z * z / n
+    centre = (p + z2n / 2) / (1 + z2n)
+    half = z * math.sqrt(p * (1 - p) / n + z2n / (4 * n)) / (1 + z2n)
+    return f"{max(0.0, centre - half) * 100:.0f}-{min(1.0, centre + half) * 100:.0f}%"
+
+
+def band(b, fmt=num):
+    return f"{fmt(b['p50'])} ({fmt(b['p5'])} .. {fmt(b['p95'])})"
+
+
+def prediction_report(d):
+    path = os.path.join(d, "prediction.json")
+    try:
+        with open(path) as f:
+            r = json.load(f)
+    except json.JSONDecodeError as e:
+        fail(f"{path}:{e.lineno}:{e.colno}: not valid JSON ({e.msg})")
+    m = r["members"]
+    n = m["done"]
+    title = f"cohsim prediction of {os.path.basename(r.get('config', ''))}"
+    body = [f"<h1>{esc(title)}</h1>",
+            f"<p>{n} of {m['requested']} members of {esc(r.get('config'))}, {num(m.get('member_duration_ns', 0) / 1e6)} ms "
+            f"each, {len(r.get('uncertain', []))} uncertain parameters drawn</p>"]
+    rows = []
+    for c in r["cores"]:
+        verdicts = ", ".join(f"{k} {v}/{n} (95%: {wilson(v, n)})" for k, v in c["verdicts"].items())
+        rows.append((c["id"], band(c["acquisitions_per_s"]), band(c["share"]), band(c["longest_wait_ns"]), verdicts))
+    body.append("<h2>Bands and verdicts</h2><p class=note>median (5-95% band) over the members; each verdict's count "
+                "with the 95% interval of its probability</p>" +
+                table(["core", "acquisitions/s", "share", "longest wait ns", "verdicts"], rows, text_cols=(0, 4)))
+    flat = all(c[k]["p5"] == c[k]["p95"] for c in r["cores"] for k in ("acquisitions_per_s", "share", "longest_wait_ns"))
+    if flat and n > 1:
+        body.append(f"<p><b>The {n} members gave identical results</b>: nothing they draw changes this run, so the bands "
+                    "have no width and the counts measure no uncertainty.</p>")
+    focus = r.get("focus_core")
+    sens = r.get("sensitivity", [])
+    focus_flat = any(c["id"] == focus and c["acquisitions_per_s"]["p5"] == c["acquisitions_per_s"]["p95"]
+                     for c in r["cores"])
+    if sens and focus_flat:
+        body.append(f"<h2>Sensitivity</h2><p>{esc(focus)}'s rate is the same in every member: nothing to correlate.</p>")
+    elif sens:
+        body.append(f"<h2>Sensitivity</h2><p class=note>Spearman's rank correlation of {esc(focus)}'s rate with each "
+                    "parameter over the members; below its chance level, within what chance alone gives</p>" +
+                    table(["parameter", "range", "rho", "chance level"],
+                          [(e["path"], e["range"], f"{e['spearman']:+.2f}",
+                            f"{e.get('chance_level', r.get('chance_level', 1.0)):.2f}") for e in sens], text_cols=(0, 1)))
+    if "margin" in r:
+        mg = r["margin"]
+        body.append("<h2>Margin</h2><p>" + esc(f"along {mg.get('path')}: at {mg.get('nominal')} {mg.get('focus_core')} is "
+                                             f"{mg.get('nominal_verdict')}") + "</p><pre>" + esc(json.dumps(mg, indent=1)) + "</pre>")
+    plot.SINK = []
+    try:
+        plot.plot_predict(argparse.Namespace(predict_dir=d, out=None))
+    except SystemExit:
+        pass
+    if plot.SINK:
+        body.append("<h2>Plot</h2>" + figures(plot.SINK))
+    body.append("<h2>Provenance</h2>" + provenance(r.get("provenance", {}), [("config", r.get("config"))]))
+    return title, body
+
+
+def c2c_report(d):
+    path = os.path.join(d, "c2c.json")
+    try:
+        with open(path) as f:
+            r = json.load(f)
+    except json.JSONDecodeError as e:
+        fail(f"{path}:{e.lineno}:{e.colno}: not valid JSON ({e.msg})")
+    title = f"{r.get('platform')}: core-to-core latency"
+    body = [f"<h1>{esc(title)}</h1>",
+            f"<p>{esc(r.get('instruction'))} ping-pong, {esc(r.get('duration'))} per pair, {len(r.get('cores', []))} cores; "
+            "one-way latency is the run's time over both threads' hand-offs</p>"]
+    body.append("<h2>By kind of pair</h2>" + table(
+        ["clusters", "kind", "instruction", "pairs", "min ns", "mean ns", "max ns"],
+        [(g.get("clusters"), g.get("kind"), g.get("instruction"), g.get("pairs"), num(g.get("min_ns")),
+          num(g.get("mean_ns")), num(g.get("max_ns"))) for g in r.get("groups", [])], text_cols=(0, 1, 2)))
+    plot.SINK = []
+    try:
+        plot.plot_c2c(argparse.Namespace(c2c_dir=d, out=None))
+    except SystemExit:
+        pass
+    if plot.SINK:
+        body.append("<h2>Matrix</h2>" + figures(plot.SINK))
+    pairs = r.get("pairs", [])
+    body.append("<h2>Pairs</h2>" + ("<p class=note>the first 500</p>" if len(pairs) > 500 else "") + table(
+        ["a", "b", "kind", "instruction", "hand-offs", "one-way ns"],
+        [(p.get("a"), p.get("b"), p.get("kind"), p.get("instruction"), p.get("handoffs"), num(p.get("one_way_ns")))
+         for p in pairs[:500]], text_cols=(0, 1, 2, 3)))
+    body.append("<h2>Provenance</h2>" + provenance(r.get("provenance", {}), [("config", r.get("config"))]))
+    return title, body
+
+
 def main():
     p = argparse.ArgumentParser(prog="cohsim report", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("dir")
     p.add_argument("--out", help="the HTML file (default: DIR/report.html)")
     a = p.parse_args()
-    if os.path.exists(os.path.join(a.dir, "sweep.json")):
+    # A prediction's and a c2c matrix's folders hold their runs as a sweep
+    # too: their own summary comes first.
+    if os.path.exists(os.path.join(a.dir, "prediction.json")):
+        title, body = prediction_report(a.dir)
+    elif os.path.exists(os.path.join(a.dir, "c2c.json")):
+        title, body = c2c_report(a.dir)
+    elif os.path.exists(os.path.join(a.dir, "sweep.json")):
         title, body = sweep_report(a.dir)
     else:
         title, body = run_report(a.dir)

@@ -2,6 +2,8 @@
 # `cohsim report`: one self-contained HTML page.
 # Usage: report_render.sh COHSIM structure|browser
 #   structure: the page of a run and of a sweep holds the verdicts, the
+#              (a prediction's page its bands and verdict probabilities, a
+#              c2c directory's its matrix and kinds of pair;
 #              tables, inline SVG plots, the effective config and the
 #              provenance, and nothing that needs the network or another
 #              file (no script, no src/href outside the page).
@@ -26,6 +28,38 @@ py=${COHSIM_PYTHON:-$( [ -x /usr/bin/python3 ] && echo /usr/bin/python3 || echo 
 if [ "$mode" = structure ]; then
   "$cohsim" sweep --set run.duration=1ms --vary clusters.little.freq=832MHz,1.8GHz -j 2 --out s > /dev/null 2>&1
   "$cohsim" report s --out s.html > /dev/null
+  # A prediction's page: its bands and verdict probabilities, not a sweep's;
+  # a c2c directory's: the matrix and the latency by kind of pair.
+  "$cohsim" predict -n 4 -j 2 --duration 1ms --out p > /dev/null 2>&1
+  "$cohsim" report p --out p.html > /dev/null
+  "$cohsim" c2c dynamiq_4xa55_4xa75 --out c > /dev/null 2>&1
+  "$cohsim" report c --out c.html > /dev/null
+  "$py" - p.html c.html <<'PY'
+import html.parser, sys
+class Page(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.tags, self.text = [], []
+    def handle_starttag(self, tag, attrs):
+        self.tags.append(tag)
+    def handle_data(self, d):
+        self.text.append(d)
+problems = []
+for path, needles in ((sys.argv[1], ("cohsim prediction of", "Bands and verdicts", "little.2", "(95%:", "STARVED")),
+                      (sys.argv[2], ("core-to-core latency", "By kind of pair", "same cluster", "little.0", "big.3"))):
+    p = Page()
+    p.feed(open(path).read())
+    text = " ".join(p.text)
+    if "svg" not in p.tags or "script" in p.tags:
+        problems.append(f"{path}: no inline plot, or a script")
+    for n in needles:
+        if n not in text:
+            problems.append(f"{path} lacks {n!r}")
+    if "points done" in text:
+        problems.append(f"{path} is a generic sweep page")
+if problems:
+    sys.exit("FAIL: " + "; ".join(problems))
+PY
   "$py" - r/report.html s.html "$(cat r/result.json)" <<'PY'
 import html.parser, json, sys
 
