@@ -82,15 +82,18 @@ def provenance(p, extra=()):
     return table(["", ""], list(extra) + rows, text_cols=(0, 1))
 
 
-def run_report(run_dir):
-    path = os.path.join(run_dir, "result.json")
+def load_json(path):
     try:
         with open(path) as f:
-            r = json.load(f)
+            return json.load(f)
     except FileNotFoundError:
-        fail(f"{path}: no such file (expected the --out directory of `cohsim run` or `cohsim sweep`)")
+        fail(f"{path}: no such file (expected the --out directory of `cohsim run`, sweep, predict or c2c)")
     except json.JSONDecodeError as e:
         fail(f"{path}:{e.lineno}:{e.colno}: not valid JSON ({e.msg})")
+
+
+def run_report(run_dir):
+    r = load_json(os.path.join(run_dir, "result.json"))
     title = r.get("description") or r.get("config_source", "cohsim run")
     body = [f"<h1>{esc(title)}</h1>",
             f'<p>{num(r.get("simulated_ns", 0) / 1e6)} ms simulated, seed {esc(r.get("seed"))}'
@@ -195,12 +198,7 @@ def band(b, fmt=num):
 
 
 def prediction_report(d):
-    path = os.path.join(d, "prediction.json")
-    try:
-        with open(path) as f:
-            r = json.load(f)
-    except json.JSONDecodeError as e:
-        fail(f"{path}:{e.lineno}:{e.colno}: not valid JSON ({e.msg})")
+    r = load_json(os.path.join(d, "prediction.json"))
     m = r["members"]
     n = m["done"]
     title = f"cohsim prediction of {os.path.basename(r.get('config', ''))}"
@@ -246,12 +244,7 @@ def prediction_report(d):
 
 
 def c2c_report(d):
-    path = os.path.join(d, "c2c.json")
-    try:
-        with open(path) as f:
-            r = json.load(f)
-    except json.JSONDecodeError as e:
-        fail(f"{path}:{e.lineno}:{e.colno}: not valid JSON ({e.msg})")
+    r = load_json(os.path.join(d, "c2c.json"))
     title = f"{r.get('platform')}: core-to-core latency"
     body = [f"<h1>{esc(title)}</h1>",
             f"<p>{esc(r.get('instruction'))} ping-pong, {esc(r.get('duration'))} per pair, {len(r.get('cores', []))} cores; "
