@@ -2325,7 +2325,8 @@ TEST_F(Cli, AStarvedCoresSummaryOffersFixesThatWork) {
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_NE(r.out.find("little.2's exclusive store failed "), std::string::npos) << r.out;
     const std::uint64_t before = [&] {
-        for (const auto& c : read_json("base.json")["cores"])
+        const json base = read_json("base.json");  // held: a range-for over a temporary's member dangles
+        for (const auto& c : base["cores"])
             if (c["id"] == "little.2") return c["lock"]["acquisitions"].get<std::uint64_t>();
         return std::uint64_t{0};
     }();
@@ -2338,7 +2339,8 @@ TEST_F(Cli, AStarvedCoresSummaryOffersFixesThatWork) {
     for (const auto& o : offered) {
         const auto fixed = run({"run", "--duration", "20ms", "-q", "--json", "f.json", "--out", "o", "--set", o});
         ASSERT_EQ(fixed.status, 0) << fixed.err;
-        for (const auto& c : read_json("f.json")["cores"])
+        const json f = read_json("f.json");
+        for (const auto& c : f["cores"])
             if (c["id"] == "little.2") {
                 EXPECT_GE(c["lock"]["acquisitions"].get<std::uint64_t>(), 100 * std::max<std::uint64_t>(before, 1)) << o;
             }
