@@ -170,15 +170,10 @@ def sweep_report(sweep_dir):
         shown = [tuple((x, f"v-{x}") if rows[0][i] == "verdict" else x for i, x in enumerate(row)) for row in rows[1:501]]
         body.append("<h2>Results</h2>" + (f"<p class=note>the first 500 of {len(rows) - 1} rows</p>"
                                           if len(rows) > 501 else "") + table(rows[0], shown))
-        plot.SINK = []
-        a = argparse.Namespace(sweep_dir=sweep_dir, x=axes[0], y=axes[1] if len(axes) > 1 else None, metric="share",
-                               core=None, out=None)
-        try:
-            plot.plot_sweep(a)
-        except SystemExit:  # no contending core: nothing to draw
-            pass
-        if plot.SINK:
-            body.append("<h2>Plot</h2>" + figures(plot.SINK))
+        fig = drawn(plot.plot_sweep, sweep_dir=sweep_dir, x=axes[0], y=axes[1] if len(axes) > 1 else None,
+                    metric="share", core=None)  # none without a contending core
+        if fig:
+            body.append("<h2>Plot</h2>" + fig)
     body.append("<h2>Provenance</h2>" + provenance(s.get("provenance", {})))
     return title, body
 
@@ -191,6 +186,16 @@ def wilson(k, n, z=1.959964):
     centre = (p + z2n / 2) / (1 + z2n)
     half = z * math.sqrt(p * (1 - p) / n + z2n / (4 * n)) / (1 + z2n)
     return f"{max(0.0, centre - half) * 100:.0f}-{min(1.0, centre + half) * 100:.0f}%"
+
+
+def drawn(draw, **args):
+    """The figures `draw` (a plot.py function) makes for a page, as inline SVG; none when it has nothing to draw."""
+    plot.SINK = []
+    try:
+        draw(argparse.Namespace(out=None, **args))
+    except SystemExit:
+        pass
+    return figures(plot.SINK) if plot.SINK else ""
 
 
 def band(b, fmt=num):
@@ -232,13 +237,9 @@ def prediction_report(d):
         mg = r["margin"]
         body.append("<h2>Margin</h2><p>" + esc(f"along {mg.get('path')}: at {mg.get('nominal')} {mg.get('focus_core')} is "
                                              f"{mg.get('nominal_verdict')}") + "</p><pre>" + esc(json.dumps(mg, indent=1)) + "</pre>")
-    plot.SINK = []
-    try:
-        plot.plot_predict(argparse.Namespace(predict_dir=d, out=None))
-    except SystemExit:
-        pass
-    if plot.SINK:
-        body.append("<h2>Plot</h2>" + figures(plot.SINK))
+    fig = drawn(plot.plot_predict, predict_dir=d)
+    if fig:
+        body.append("<h2>Plot</h2>" + fig)
     body.append("<h2>Provenance</h2>" + provenance(r.get("provenance", {}), [("config", r.get("config"))]))
     return title, body
 
@@ -253,13 +254,9 @@ def c2c_report(d):
         ["clusters", "kind", "instruction", "pairs", "min ns", "mean ns", "max ns"],
         [(g.get("clusters"), g.get("kind"), g.get("instruction"), g.get("pairs"), num(g.get("min_ns")),
           num(g.get("mean_ns")), num(g.get("max_ns"))) for g in r.get("groups", [])], text_cols=(0, 1, 2)))
-    plot.SINK = []
-    try:
-        plot.plot_c2c(argparse.Namespace(c2c_dir=d, out=None))
-    except SystemExit:
-        pass
-    if plot.SINK:
-        body.append("<h2>Matrix</h2>" + figures(plot.SINK))
+    fig = drawn(plot.plot_c2c, c2c_dir=d)
+    if fig:
+        body.append("<h2>Matrix</h2>" + fig)
     pairs = r.get("pairs", [])
     body.append("<h2>Pairs</h2>" + ("<p class=note>the first 500</p>" if len(pairs) > 500 else "") + table(
         ["a", "b", "kind", "instruction", "hand-offs", "one-way ns"],

@@ -6,6 +6,7 @@
 namespace cohsim::kernel {
 namespace detail {
 std::uint64_t model_now_fs = 0;
+bool stopped = false;
 }
 namespace {
 std::uint64_t g_events = 0;
@@ -13,7 +14,6 @@ std::uint64_t g_switches = 0;
 std::uint64_t g_actions = 0;
 std::uint64_t g_slice_end_fs = 0;
 bool g_exact = false;
-bool g_stopped = false;
 std::uint64_t g_stop_fs = 0;
 std::uint64_t g_run_end_fs = 0;  // the end of the current sc_start (0: none yet: no running ahead)
 }  // namespace
@@ -52,12 +52,11 @@ void run(duration d, duration run_end) {
 duration slice_end() { return {g_slice_end_fs}; }
 
 void stop(duration at) {
-    if (g_stopped) return;
-    g_stopped = true;
+    if (detail::stopped) return;
+    detail::stopped = true;
     g_stop_fs = std::max(at.fs, now().fs);
     sc_core::sc_pause();
 }
-bool stopped() { return g_stopped; }
 duration stop_time() { return {g_stop_fs}; }
 
 void count_event() { ++g_events; }

@@ -62,8 +62,11 @@ void run(duration d, duration run_end = {});
 // fault stops at the same time, with the same state, accelerated or exact.
 // The first stop counts; later ones are ignored.
 void stop(duration at);
+namespace detail {
+extern bool stopped;  // read on every action the event queue runs: inline
+}
 // Whether stop() was called, and its moment.
-bool stopped();
+inline bool stopped() { return detail::stopped; }
 duration stop_time();
 // The end of the current sc_start: the event queue returns to the kernel there.
 duration slice_end();
