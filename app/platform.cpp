@@ -327,9 +327,83 @@ void files_from_overrides_from_here(cfg::node& root) {
             if (t.k == cfg::node::kind::map) fix(t.find("program"));
 }
 
+// A cluster that names its core type (`core: cortex-a76`) gets that type's
+// caches for every cache key it leaves unset (core.cpp's preset table), put
+// into the tree as if written, so every rule checks them. Private L2s are
+// modelled as one cluster L2 of their sum: the sets grow by the power-of-two
+// factor of the core count and the ways by its odd factor (4 x 512KB 8-way:
+// 2MB, 8 ways; 3 x 512KB: 1.5MB, 24 ways), as the model's sets must be a power
+// of two. Returns the warnings: estimated presets, and private L2s that need
+// more than 64 ways.
+std::vector<std::string> fill_cache_presets(cfg::node& root) {
+    std::vector<std::string> warnings;
+    cfg::node* clusters = cfg::find_path(root, "clusters");
+    if (!clusters || clusters->k != cfg::node::kind::map) return warnings;
+    for (auto& [name, cl] : clusters->entries) {
+        const cfg::node* core = cl.k == cfg::node::kind::map ? cl.find("core") : nullptr;
+        if (!core || core->k != cfg::node::kind::scalar) continue;
+        const core_preset* preset = nullptr;
+        for (const auto& [type, text] : cfg::enum_names<core_type>::list())
+            if (core->text == text) preset = &preset_of(type);
+        if (!preset) continue;  // the loader names the unknown type
+        std::uint64_t cores = 1;
+        if (const cfg::node* n = cl.find("cores")) {
+            if (n->k != cfg::node::kind::scalar || n->text.empty() || n->text.size() > 6 ||
+                n->text.find_first_not_of("0123456789") != std::string::npos || n->text == "0")
+                continue;  // the loader reports it
+            cores = std::stoull(n->text);
+        }
+        const core_preset::caches& c = preset->cache;
+        std::uint64_t l2_bytes = c.l2_bytes;
+        std::uint64_t l2_ways = c.l2_ways;
+        bool l2_fits = true;
+        if (c.l2_private) {
+            l2_bytes *= cores;
+            std::uint64_t odd = cores;
+            while (odd % 2 == 0) odd /= 2;
+            l2_ways *= odd;
+            l2_fits = l2_ways <= 64;
+        }
+        const std::string origin = "the " + std::string(preset->name) + " preset";
+        const std::string at = "clusters." + name + ".";
+        bool filled = false, l2_filled = false;
+        auto fill = [&](const std::string& key, const std::string& value) {
+            if (cfg::find_path(root, at + key)) return;
+            cfg::apply_override(root, at + key + "=" + value, origin);
+            filled = true;
+        };
+        fill("l1.size", to_string(byte_size{c.l1_bytes}));
+        fill("l1.ways", std::to_string(c.l1_ways));
+        fill("l1.hit_latency", to_string(c.l1_hit));
+        if (l2_fits) {
+            l2_filled = !cfg::find_path(root, at + "l2.size");
+            fill("l2.size", to_string(byte_size{l2_bytes}));
+            fill("l2.ways", std::to_string(l2_ways));
+        } else {
+            warnings.push_back("clusters." + name + ": " + std::to_string(cores) + " private " +
+                               to_string(byte_size{c.l2_bytes}) + " L2s need " + std::to_string(l2_ways) +
+                               " ways as one cluster L2 (at most 64): set l2.size and l2.ways");
+        }
+        fill("l2.latency", to_string(c.l2_latency));
+        fill("scu.request_latency", to_string(c.scu_request));
+        fill("scu.snoop_latency", to_string(c.scu_snoop));
+        const cfg::node* dsu = cl.find("dsu");
+        if (l2_filled && c.l2_private && cores > 1 && (!dsu || dsu->text.empty()))
+            warnings.push_back("clusters." + name + ": " + preset->name + " cores each have a private L2 and hand " +
+                               "lines to each other through the next level (a DSU's L3 or the mesh); this cluster " +
+                               "has no dsu, so its cores share one L2 and hand lines over faster than the chip " +
+                               "does: give it a dsu (platforms/rk3588_4xa55_4xa76.yaml shows one)");
+        if (filled && c.estimate)
+            warnings.push_back("clusters." + name + " (" + preset->name + ") takes cache values from its preset that are " +
+                               "estimates: " + c.source + "; set them from a measurement of your chip");
+    }
+    return warnings;
+}
+
 // The cache values that decide a line's hand-off and hit times, which every
-// core type has its own of: those a cluster does not set fall back on one
-// generic default for all types.
+// core type has its own of: those a cluster does not set and its preset could
+// not fill (private L2s no one cluster L2 holds) fall back on one generic
+// default for all types.
 std::vector<std::string> generic_cache_defaults(const cfg::node& root, const platform_config& c) {
     static const char* const keys[] = {"l1.size", "l1.hit_latency", "l2.size", "l2.latency"};
     std::vector<std::string> out;
@@ -347,8 +421,9 @@ std::vector<std::string> generic_cache_defaults(const cfg::node& root, const pla
             }
         if (!missing.empty())
             out.push_back("clusters." + name + " (" + cfg::value_traits<core_type>::format(cl.core) + ") sets no " + missing +
-                          ": cohsim's generic defaults (" + values + ") are in use, the same for every core type, not its "
-                          "own; set them from its manual (a shipped platform shows how, e.g. platforms/rk3588_4xa55_4xa76.yaml)");
+                          ": cohsim's generic defaults (" + values + ") are in use, the same for every core type; "
+                          "set them from its manual (a shipped platform shows how, e.g. "
+                          "platforms/rk3588_4xa55_4xa76.yaml)");
     }
     return out;
 }
@@ -375,6 +450,7 @@ platform_config load_platform_tree(cfg::node root, const std::vector<std::pair<s
     }
     for (const auto& [origin, assignment] : overrides) cfg::apply_override(root, assignment, origin);
     files_from_overrides_from_here(root);
+    std::vector<std::string> preset_warnings = fill_cache_presets(root);
     // A value an override set anew (a plain value, or a range of its own) is no longer the calibration's.
     for (std::size_t i = priors.size(); i-- > 0;) {
         const cfg::node* v = cfg::find_path(root, priors[i].first);
@@ -383,7 +459,8 @@ platform_config load_platform_tree(cfg::node root, const std::vector<std::pair<s
     std::vector<cfg::uncertain_param> uncertain;
     platform_config c = cfg::load_config<platform_config>(root, &uncertain);
     c.uncertain = std::move(uncertain);
-    c.generic_defaults = generic_cache_defaults(root, c);
+    c.generic_defaults = std::move(preset_warnings);
+    for (auto& w : generic_cache_defaults(root, c)) c.generic_defaults.push_back(std::move(w));
     if (!calibrated) return c;
     for (auto& u : c.uncertain)
         for (const auto& [path, prior] : priors)

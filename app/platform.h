@@ -72,10 +72,10 @@ struct platform_config {
     // case, as index into `uncertain` -> value in base units. Ensembles take
     // their members' platform values from these, in turn. Empty: none.
     std::vector<std::map<std::size_t, std::uint64_t>> calibrated_draws;
-    // Clusters whose cache geometry or latency the config leaves to cohsim's
-    // generic defaults (not a key: filled by load_platform), one sentence
-    // each naming the keys: a hand-written platform should set them for its
-    // core type (the run warns).
+    // What the run warns about a cluster's caches (not a key: filled by
+    // load_platform), one sentence each: values its core type's preset gives
+    // as estimates, and keys left to cohsim's generic defaults (private L2s
+    // that no one cluster L2 holds).
     std::vector<std::string> generic_defaults;
     static void describe(cfg::struct_schema<platform_config>& s);
 };

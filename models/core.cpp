@@ -31,23 +31,63 @@ namespace {
 // do all later cores; ThunderX2's flags list no `lrcpc` (estimate: none).
 // LRCPC2 (LDAPUR/STLUR) is Armv8.4's, so the Armv9.0 cores' only: the
 // Armv8.2 cores' /proc/cpuinfo lists `lrcpc` but not `ilrcpc` (sources.md 2, 10).
+constexpr std::uint64_t KiB = 1024, MiB = 1024 * KiB;
+// Cache rows: {L1 bytes, ways, hit; L2 bytes, private per core, ways, latency;
+// SCU request, snoop; estimate; source}. The measured rows are the shipped
+// platforms' values (each platform file gives the arithmetic beside it); the
+// latest cores' latencies are their family's until a measurement is found.
+using caches = core_preset::caches;
+const caches a76_family_estimate{64 * KiB, 4, cycles{4}, 512 * KiB, true, 8, cycles{5}, cycles{2}, cycles{2}, true,
+                                 "L1 64KB 4-way, L2 512KB 8-way per core (the TRM's usual build); latencies as the "
+                                 "Cortex-A76's, measured on the RK3588 (sources.md 10, estimate)"};
 const std::vector<core_preset>& presets() {
     static const std::vector<core_preset> t = {
-        {core_type::cortex_a7, "cortex-a7", 70, false, cycles{1}, cycles{1}, cycles{1}, 1},     // in-order, small (estimate)
-        {core_type::cortex_a15, "cortex-a15", 70, false, cycles{1}, cycles{1}, cycles{1}, 6},   // out-of-order, A72-class (estimate)
-        {core_type::cortex_a53, "cortex-a53", 80, false, cycles{1}, cycles{1}, cycles{1}, 3},   // in-order (estimate)
-        {core_type::cortex_a55, "cortex-a55", 82, true, cycles{1}, cycles{1}, cycles{1}, 4},   // in-order (estimate)
-        {core_type::cortex_a73, "cortex-a73", 80, false, cycles{1}, cycles{1}, cycles{1}, 6},   // A72's six (A72 TRM 6.4)
-        {core_type::cortex_a75, "cortex-a75", 82, true, cycles{1}, cycles{1}, cycles{1}, 8},   // estimate
-        {core_type::thunderx2, "thunderx2", 81, false, cycles{1}, cycles{1}, cycles{1}, 8},     // estimate
-        {core_type::cortex_a76, "cortex-a76", 82, true, cycles{1}, cycles{1}, cycles{1}, 12},  // 4-wide OoO (estimate)
-        {core_type::cortex_a77, "cortex-a77", 82, true, cycles{1}, cycles{1}, cycles{1}, 12},  // A76 successor (estimate)
-        {core_type::cortex_a78, "cortex-a78", 82, true, cycles{1}, cycles{1}, cycles{1}, 12},  // A77 successor (estimate)
-        {core_type::cortex_x1, "cortex-x1", 82, true, cycles{1}, cycles{1}, cycles{1}, 16},    // 5-wide A78 (estimate)
-        {core_type::neoverse_n1, "neoverse-n1", 82, true, cycles{1}, cycles{1}, cycles{1}, 12}, // the A76 core (estimate)
-        {core_type::cortex_a510, "cortex-a510", 90, true, cycles{1}, cycles{1}, cycles{1}, 4}, // in-order, A55 successor (estimate)
-        {core_type::cortex_a710, "cortex-a710", 90, true, cycles{1}, cycles{1}, cycles{1}, 12}, // A78 successor (estimate)
-        {core_type::cortex_x2, "cortex-x2", 90, true, cycles{1}, cycles{1}, cycles{1}, 16},    // X1 successor (estimate)
+        {core_type::cortex_a7, "cortex-a7", 70, false, cycles{1}, cycles{1}, cycles{1}, 1,  // in-order, small (estimate)
+         {32 * KiB, 4, cycles{3}, 512 * KiB, false, 8, cycles{5}, cycles{2}, cycles{2}, false,
+          "BCM2836 (Raspberry Pi 2): L1 3 cycles, L2 hit 9-14 cycles (sources.md 3)"}},
+        {core_type::cortex_a15, "cortex-a15", 70, false, cycles{1}, cycles{1}, cycles{1}, 6,  // out-of-order, A72-class (estimate)
+         {32 * KiB, 2, cycles{4}, 2 * MiB, false, 16, cycles{13}, cycles{2}, cycles{2}, false,
+          "Exynos 5422 / 7-cpu: L1 4 cycles, L2 21 cycles (sources.md 4)"}},
+        {core_type::cortex_a53, "cortex-a53", 80, false, cycles{1}, cycles{1}, cycles{1}, 3,  // in-order (estimate)
+         {32 * KiB, 4, cycles{3}, 1 * MiB, false, 16, cycles{17}, cycles{4}, cycles{6}, false,
+          "Kirin 960 / S922X: L1 3 cycles, L2 27-35 cycles (sources.md 1.3, 1.4)"}},
+        {core_type::cortex_a55, "cortex-a55", 82, true, cycles{1}, cycles{1}, cycles{1}, 4,  // in-order (estimate)
+         {32 * KiB, 4, cycles{2}, 128 * KiB, true, 4, cycles{15}, cycles{2}, cycles{2}, false,
+          "Snapdragon 845 / RK3588: L1 2 cycles, private 128KB L2 19-21 cycles (sources.md 2, 10)"}},
+        {core_type::cortex_a73, "cortex-a73", 80, false, cycles{1}, cycles{1}, cycles{1}, 6,  // A72's six (A72 TRM 6.4)
+         {64 * KiB, 4, cycles{3}, 2 * MiB, false, 16, cycles{14}, cycles{6}, cycles{9}, false,
+          "Kirin 960 / S922X: L1 3 cycles, L2 21 cycles (sources.md 1.3, 1.4)"}},
+        {core_type::cortex_a75, "cortex-a75", 82, true, cycles{1}, cycles{1}, cycles{1}, 8,  // estimate
+         {64 * KiB, 4, cycles{3}, 256 * KiB, true, 8, cycles{10}, cycles{2}, cycles{2}, false,
+          "Snapdragon 845: L1 3 cycles, private 256KB L2 12-17 cycles (sources.md 2)"}},
+        {core_type::thunderx2, "thunderx2", 81, false, cycles{1}, cycles{1}, cycles{1}, 8,  // estimate
+         {32 * KiB, 8, cycles{4}, 256 * KiB, true, 8, cycles{6}, cycles{1}, cycles{1}, true,
+          "ThunderX2 (WikiChip, LLVM): L1 4 cycles; private 256KB L2 10-12 cycles, an estimate (sources.md 5)"}},
+        {core_type::cortex_a76, "cortex-a76", 82, true, cycles{1}, cycles{1}, cycles{1}, 12,  // 4-wide OoO (estimate)
+         {64 * KiB, 4, cycles{4}, 512 * KiB, true, 8, cycles{5}, cycles{2}, cycles{2}, false,
+          "RK3588: L1 4 cycles, private 512KB L2 12 cycles (sources.md 10)"}},
+        {core_type::cortex_a77, "cortex-a77", 82, true, cycles{1}, cycles{1}, cycles{1}, 12,  // A76 successor (estimate)
+         a76_family_estimate},
+        {core_type::cortex_a78, "cortex-a78", 82, true, cycles{1}, cycles{1}, cycles{1}, 12,  // A77 successor (estimate)
+         a76_family_estimate},
+        {core_type::cortex_x1, "cortex-x1", 82, true, cycles{1}, cycles{1}, cycles{1}, 16,  // 5-wide A78 (estimate)
+         {64 * KiB, 4, cycles{4}, 1 * MiB, true, 8, cycles{5}, cycles{2}, cycles{2}, true,
+          "L1 64KB 4-way, L2 1MB 8-way per core (its usual build); latencies as the Cortex-A76's (sources.md 10, "
+          "estimate)"}},
+        {core_type::neoverse_n1, "neoverse-n1", 82, true, cycles{1}, cycles{1}, cycles{1}, 12,  // the A76 core (estimate)
+         {64 * KiB, 4, cycles{4}, 1 * MiB, true, 8, cycles{6}, cycles{2}, cycles{2}, false,
+          "Ampere Altra Q80-26 ramlat: L1 1.539 ns = 4 cycles, L2 5.39 ns = 14 cycles at 2.6 GHz, 1MB private L2 "
+          "(sources.md 11)"}},
+        {core_type::cortex_a510, "cortex-a510", 90, true, cycles{1}, cycles{1}, cycles{1}, 4,  // in-order, A55 successor (estimate)
+         {32 * KiB, 4, cycles{2}, 128 * KiB, true, 4, cycles{15}, cycles{2}, cycles{2}, true,
+          "L1 32KB 4-way; L2 and latencies as the Cortex-A55's (sources.md 2, 10, estimate: the A510 shares its L2 "
+          "between a pair of cores)"}},
+        {core_type::cortex_a710, "cortex-a710", 90, true, cycles{1}, cycles{1}, cycles{1}, 12,  // A78 successor (estimate)
+         a76_family_estimate},
+        {core_type::cortex_x2, "cortex-x2", 90, true, cycles{1}, cycles{1}, cycles{1}, 16,  // X1 successor (estimate)
+         {64 * KiB, 4, cycles{4}, 1 * MiB, true, 8, cycles{5}, cycles{2}, cycles{2}, true,
+          "L1 64KB 4-way, L2 1MB 8-way per core (its usual build); latencies as the Cortex-A76's (sources.md 10, "
+          "estimate)"}},
     };
     return t;
 }

@@ -92,6 +92,24 @@ struct core_preset {
     bool rcpc;  // FEAT_LRCPC (LDAPR): from Armv8.3, and an Armv8.2 extension the A55/A75 generation has
     cycles alu, branch, hint;
     std::uint32_t outstanding_misses;
+    // The caches this core type is built with, filling a cluster's unset
+    // l1.size, l1.ways, l1.hit_latency, l2.size, l2.ways, l2.latency,
+    // scu.request_latency and scu.snoop_latency (platform.cpp). Latencies are
+    // the model's parameters: an L2 hit costs l1_hit + scu_request +
+    // l2_latency + scu_snoop, fitted to the measured load-to-use.
+    struct caches {
+        std::uint64_t l1_bytes;
+        std::uint32_t l1_ways;
+        cycles l1_hit;
+        std::uint64_t l2_bytes;  // per core when l2_private, else the cluster's
+        bool l2_private;         // one L2 per core (modelled as one cluster L2 of their sum)
+        std::uint32_t l2_ways;
+        cycles l2_latency, scu_request, scu_snoop;
+        // Latencies not measured on this core but taken from its family's
+        // (the run warns that they are estimates); the source says which.
+        bool estimate;
+        const char* source;
+    } cache;
 };
 const core_preset& preset_of(core_type t);
 // LSE atomics: Armv8.1 and later.

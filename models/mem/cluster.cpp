@@ -4,13 +4,13 @@
 namespace cohsim {
 
 void l2_params::describe(cfg::struct_schema<l2_params>& s) {
-    s.param("size", &l2_params::size, "cluster-shared L2 size")
+    s.param("size", &l2_params::size, "cluster-shared L2 size (unset: the core type's; private L2s add up)")
         .def(l2_params{}.size).range(byte_size{16 * 1024}, byte_size{256u << 20});
-    s.param("ways", &l2_params::ways, "L2 associativity")
+    s.param("ways", &l2_params::ways, "L2 associativity (unset: the core type's)")
         .def(l2_params{}.ways).range(1u, 64u);
     s.param("latency", &l2_params::latency,
             "L2 data access once the SCU has the request, core cycles (an L2 hit costs l1.hit_latency + "
-            "scu.request_latency + l2.latency + scu.snoop_latency)")
+            "scu.request_latency + l2.latency + scu.snoop_latency; unset: the core type's)")
         .def(l2_params{}.latency)
         .range(cycles{1}, cycles{1000});
     cache_geometry_rule(s);
@@ -18,10 +18,10 @@ void l2_params::describe(cfg::struct_schema<l2_params>& s) {
 
 void scu_params::describe(cfg::struct_schema<scu_params>& s) {
     s.param("request_latency", &scu_params::request_latency,
-            "L1 to SCU: a request, snoop answer or unblock, core cycles")
+            "L1 to SCU: a request, snoop answer or unblock, core cycles (unset: the core type's)")
         .def(scu_params{}.request_latency)
         .range(cycles{0}, cycles{1000});
-    s.param("snoop_latency", &scu_params::snoop_latency, "SCU to L1: a snoop or a grant, core cycles")
+    s.param("snoop_latency", &scu_params::snoop_latency, "SCU to L1: a snoop or a grant, core cycles (unset: the core type's)")
         .def(scu_params{}.snoop_latency)
         .range(cycles{0}, cycles{1000});
     s.param("snoop_miss_latency", &scu_params::snoop_miss_latency,

@@ -4,11 +4,11 @@
 namespace cohsim {
 
 void l1_params::describe(cfg::struct_schema<l1_params>& s) {
-    s.param("size", &l1_params::size, "L1 data cache size")
+    s.param("size", &l1_params::size, "L1 data cache size (unset: the core type's, from its preset)")
         .def(l1_params{}.size).range(byte_size{1024}, byte_size{16u << 20});
-    s.param("ways", &l1_params::ways, "L1 associativity")
+    s.param("ways", &l1_params::ways, "L1 associativity (unset: the core type's)")
         .def(l1_params{}.ways).range(1u, 64u);
-    s.param("hit_latency", &l1_params::hit_latency, "load-to-use latency of an L1 hit, core cycles")
+    s.param("hit_latency", &l1_params::hit_latency, "load-to-use latency of an L1 hit, core cycles (unset: the core type's)")
         .def(l1_params{}.hit_latency)
         .range(cycles{1}, cycles{100});
     s.param("prefetch_store", &l1_params::prefetch_store,

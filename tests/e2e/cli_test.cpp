@@ -2421,20 +2421,49 @@ TEST_F(Cli, APredictionOfIdenticalMembersSaysItMeasuresNoUncertainty) {
     EXPECT_EQ(d.out.find("gave identical results"), std::string::npos) << d.out;
 }
 
-// A hand-written platform that leaves its cache values to cohsim's generic
-// defaults is told so, with the keys and the values in use; the shipped
-// platforms set theirs and are not.
-TEST_F(Cli, AConfigLeftToGenericCacheDefaultsIsWarned) {
-    write("a76.yaml", "clusters:\n  big: {freq: 2.4GHz, cores: 2, core: cortex-a76}\ntimer: {freq: 24MHz, evnti: 8}\n"
-                      "interconnect: {freq: 1GHz}\nworkload:\n  program: locks/ticket_llsc.s\n  threads: [{core: big.0}, {core: big.1}]\n");
-    const auto r = run({"run", "a76.yaml", "--duration", "10us", "--out", "o"});
+// A hand-written platform gets its core type's caches (the same as the same
+// values written out from the shipped RK3588, whose A76 cluster is sourced by
+// hand; not cohsim's generic ones); a cluster whose private L2s no cluster L2
+// can hold runs on the generic L2 and is told so, with the keys and the values
+// in use; the shipped platforms are not warned about.
+TEST_F(Cli, ACoreTypeBringsItsCachesAndGenericDefaultsAreWarned) {
+    const std::string rest = "timer: {freq: 24MHz, evnti: 8}\ninterconnect: {freq: 1GHz}\nworkload:\n  program: "
+                             "locks/ticket_llsc.s\n  threads: [{core: big.0}, {core: big.1}]\n";
+    auto by_hand = [&](const std::string& file, const std::string& l1, const std::string& l2, const std::string& scu) {
+        write(file, "clusters:\n  big: {freq: 2.4GHz, cores: 2, core: cortex-a76, l1: {" + l1 + "}, l2: {" + l2 +
+                        "}, scu: {" + scu + "}}\n" + rest);
+    };
+    write("a76.yaml", "clusters:\n  big: {freq: 2.4GHz, cores: 2, core: cortex-a76}\n" + rest);
+    by_hand("a76_by_hand.yaml", "size: 64KiB, ways: 4, hit_latency: 4cycles", "size: 1MiB, ways: 8, latency: 5cycles",
+            "request_latency: 2cycles, snoop_latency: 2cycles");
+    by_hand("generic.yaml", "size: 32KiB, ways: 4, hit_latency: 3cycles", "size: 1MiB, ways: 16, latency: 13cycles",
+            "request_latency: 2cycles, snoop_latency: 4cycles");
+    // The preset's private L2s in a cluster without a DSU hand lines over
+    // inside one modelled L2: said, as faster than the chip.
+    const auto a76 = run({"c2c", "a76.yaml", "--out", "c1"});
+    ASSERT_EQ(a76.status, 0) << a76.err;
+    EXPECT_NE(a76.err.find("clusters.big: cortex-a76 cores each have a private L2 and hand lines to each other through "
+                           "the next level"),
+              std::string::npos)
+        << a76.err;
+    EXPECT_EQ(a76.err.find("generic"), std::string::npos) << a76.err;
+    const auto hand = run({"c2c", "a76_by_hand.yaml", "--out", "c2"});
+    ASSERT_EQ(hand.status, 0) << hand.err;
+    EXPECT_EQ(hand.err.find("warning"), std::string::npos) << hand.err;  // its L2 is the config's own choice
+    EXPECT_EQ(read_json("c1/c2c.json")["matrix"], read_json("c2/c2c.json")["matrix"]);
+    ASSERT_EQ(run({"c2c", "generic.yaml", "--out", "c3"}).status, 0);
+    EXPECT_NE(read_json("c1/c2c.json")["matrix"], read_json("c3/c2c.json")["matrix"]);
+    write("nine.yaml", "clusters:\n  big: {freq: 2.4GHz, cores: 9, core: cortex-a76}\n" + rest);
+    const auto r = run({"run", "nine.yaml", "--duration", "10us", "--out", "o"});
     ASSERT_EQ(r.status, 0) << r.err;
-    EXPECT_NE(r.err.find("clusters.big (cortex-a76) sets no l1.size, l1.hit_latency, l2.size, l2.latency: cohsim's generic "
-                         "defaults (32KiB, 3cycles, 1MiB, 13cycles) are in use"),
+    EXPECT_NE(r.err.find("clusters.big: 9 private 512KiB L2s need 72 ways as one cluster L2 (at most 64)"),
               std::string::npos)
         << r.err;
-    const auto c2c = run({"c2c", "a76.yaml", "--out", "c"});
-    EXPECT_NE(c2c.err.find("sets no l1.size"), std::string::npos) << c2c.err;
+    EXPECT_NE(r.err.find("clusters.big (cortex-a76) sets no l2.size: cohsim's generic defaults (1MiB) are in use"),
+              std::string::npos)
+        << r.err;
     const auto shipped = run({"run", "rk3588_4xa55_4xa76", "--duration", "10us", "--out", "o2"});
-    EXPECT_EQ(shipped.err.find("generic defaults"), std::string::npos) << shipped.err;
+    EXPECT_EQ(shipped.err.find("generic"), std::string::npos) << shipped.err;
+    EXPECT_EQ(shipped.err.find("preset"), std::string::npos) << shipped.err;
+    EXPECT_EQ(shipped.err.find("private L2"), std::string::npos) << shipped.err;
 }

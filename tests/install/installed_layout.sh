@@ -6,7 +6,9 @@
 # them, where `unshare` is allowed; otherwise the binary is only checked to
 # hold no path of them), then run, a shipped config by its short name, a
 # teaching config, validate --quick, plot and report, all from an unrelated
-# directory. Last, `cpack` makes a .deb holding the same layout.
+# directory. Last, `cpack` makes a .deb holding the same layout, and its
+# files, unpacked as dpkg puts them, run the README's C and trace walkthroughs
+# from an empty directory too.
 # Usage: installed_layout.sh SOURCE_DIR BUILD_DIR [SANITIZED]
 set -eu
 src=$(cd "$1" && pwd)
@@ -36,43 +38,53 @@ case "$sanitized" in
   *) if grep -a -q -F "$src/" "$p/bin/cohsim"; then fail "bin/cohsim holds the source path $src"; fi ;;
 esac
 
-mkdir "$tmp/elsewhere"
-cat > "$tmp/steps.sh" <<STEPS
+# The steps, from an empty directory ($2) with the installed prefix ($1) only;
+# $3 = walkthroughs: only the default run and the README's C and trace ones.
+cat > "$tmp/steps.sh" <<'STEPS'
 set -eu
-cd "$tmp/elsewhere"
+p=$1
+mkdir "$2"
+cd "$2"
 unset COHSIM_DATA_DIR COHSIM_INCLUDE_PATH
 c="$p/bin/cohsim"
-\$c run --duration 1ms -q --out default
-\$c run platforms/asr_4xa53_4xa73.yaml --duration 1ms -q --out platform 2>/dev/null
-\$c run configs/teaching/false_sharing.yaml --duration 1ms -q --out teaching
-\$c run teaching/false_sharing.yaml --duration 1ms -q --out teaching2
-\$c validate --quick --out v > v.txt
-\$c plot default > plot.txt
-\$c report default > report.txt
-\$c litmus lse-cas.litmus --platform dynamiq_4xa55_4xa75 --batches 2 --iterations 20 --check > litmus.txt
+$c run --duration 1ms -q --out default
+test -s default/result.json
+if [ "${3:-all}" = all ]; then
+$c run platforms/asr_4xa53_4xa73.yaml --duration 1ms -q --out platform 2>/dev/null
+$c run configs/teaching/false_sharing.yaml --duration 1ms -q --out teaching
+$c run teaching/false_sharing.yaml --duration 1ms -q --out teaching2
+$c validate --quick --out v > v.txt
+$c plot default > plot.txt
+$c report default > report.txt
+$c litmus lse-cas.litmus --platform dynamiq_4xa55_4xa75 --batches 2 --iterations 20 --check > litmus.txt
 grep -q 'Observation LSE-CAS Never 0 40' litmus.txt
 test -s default/share.svg && test -s default/report.html && test -s teaching/result.json
 grep -q 'passed, 0 failed' v.txt
+fi
 # README "Real code" and "Trace replay" from an empty directory, with the
 # installed header, example and trace only.
 if command -v aarch64-linux-gnu-gcc > /dev/null; then
   aarch64-linux-gnu-gcc -O2 -ffreestanding -nostdlib -static -mgeneral-regs-only \
       -I "$p/share/cohsim/workloads/include" -o ticket_lock.elf "$p/share/cohsim/workloads/c/ticket_lock.c" -lgcc
-  \$c run --set workload.program=ticket_lock.elf --set workload.function=thread --duration 20ms --out c > c.txt
+  $c run --set workload.program=ticket_lock.elf --set workload.function=thread --duration 20ms --out c > c.txt
   grep -q 'little.2 .*STARVED' c.txt
 fi
-\$c run --set 'workload={trace: $p/share/cohsim/workloads/traces/two_core_lock.trace}' --duration 1ms -q --out trace
+$c run --set "workload={trace: $p/share/cohsim/workloads/traces/two_core_lock.trace}" --duration 1ms -q --out trace
 test -s trace/result.json
 STEPS
-if unshare -m true 2>/dev/null; then
-  # The source and build trees out of reach: empty folders mounted over them.
-  unshare -m sh -c "mount -t tmpfs none '$src' && { [ '$build' = '$src' ] || mount -t tmpfs none '$build' 2>/dev/null || true; } && ls '$src' | wc -l | grep -qx 0 && sh '$tmp/steps.sh'" \
-    || fail "the installed cohsim failed with the source tree hidden"
-  echo "ran with the source tree hidden"
-else
-  sh "$tmp/steps.sh" || fail "the installed cohsim failed"
-  echo "unshare not allowed here: ran with the source tree in place (the binary holds no path of it)"
-fi
+# Runs the steps for the prefix $1 in the new directory $2 ($3: which).
+steps() {
+  if unshare -m true 2>/dev/null; then
+    # The source and build trees out of reach: empty folders mounted over them.
+    unshare -m sh -c "mount -t tmpfs none '$src' && { [ '$build' = '$src' ] || mount -t tmpfs none '$build' 2>/dev/null || true; } && ls '$src' | wc -l | grep -qx 0 && sh '$tmp/steps.sh' '$1' '$2' '$3'" \
+      || fail "the installed cohsim ($1) failed with the source tree hidden"
+    echo "$1: ran with the source tree hidden"
+  else
+    sh "$tmp/steps.sh" "$1" "$2" "$3" || fail "the installed cohsim ($1) failed"
+    echo "$1: unshare not allowed here: ran with the source tree in place (the binary holds no path of it)"
+  fi
+}
+steps "$p" "$tmp/elsewhere" all
 grep -q 'passed, 0 failed' "$tmp/elsewhere/v.txt" || fail "validate --quick: $(cat "$tmp/elsewhere/v.txt")"
 
 # The .deb: the same files under /usr.
@@ -87,6 +99,10 @@ if command -v dpkg-deb > /dev/null && command -v dpkg-shlibdeps > /dev/null; the
     grep -q " $f\$" "$tmp/deb.txt" || fail "the .deb has no $f"
   done
   dpkg-deb -f "$deb" Depends | grep -q libsystemc || fail "the .deb does not depend on SystemC's library: $(dpkg-deb -f "$deb" Depends)"
+  # Its files, unpacked as dpkg would put them under /, pass the same steps.
+  dpkg-deb -x "$deb" "$tmp/debroot"
+  steps "$tmp/debroot/usr" "$tmp/deb-elsewhere" walkthroughs
+  test -s "$tmp/deb-elsewhere/trace/result.json" || fail "the .deb's trace walkthrough wrote no result"
   echo "built $(basename "$deb")"
 fi
 echo "installed layout OK"

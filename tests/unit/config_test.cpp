@@ -584,3 +584,95 @@ TEST_F(ConfigTest, CalibratedBlocksOfAnIncludedFileAreRelativeAndPairDrawByDraw)
     EXPECT_EQ(both.calibrated_draws[1].at(0), 28u);
     EXPECT_EQ(both.calibrated_draws[1].at(1), 3'000'000'000u);  // 3us in fs
 }
+
+// A core type's preset brings the caches that core is built with. The oracle
+// is each shipped platform, whose cache values were set by hand from its
+// chip's sources: with its cache keys removed, the cluster's preset must give
+// the same values. Two clusters differ on purpose, and are named: the
+// Exynos 5422's A7 L2 measures slower than the Raspberry Pi 2's (the preset's
+// source), and the ThunderX2 preset is an estimate whose 28 private L2s are
+// arranged into different ways. Values given as NOMINAL ~ LO..HI stay (the
+// file's calibration refers to them).
+TEST_F(ConfigTest, CorePresetsGiveTheShippedPlatformsCaches) {
+    const fs::path dir = fs::path(COHSIM_SOURCE_DIR) / "configs" / "platforms";
+    unsigned compared = 0;
+    for (const auto& e : fs::directory_iterator(dir)) {
+        const platform_config hand = load_platform(e.path().string(), {}, false);
+        for (const auto& [name, cl] : hand.clusters) {
+            const std::string what = e.path().filename().string() + " " + name;
+            if (what == "exynos5422.yaml little" || cl.core == core_type::thunderx2) continue;
+            cfg::node tree = cfg::load_file(e.path().string());
+            cfg::node* c = cfg::find_path(tree, "clusters." + name);
+            ASSERT_NE(c, nullptr) << what;
+            auto drop = [&](const char* part, std::initializer_list<const char*> keys) {
+                cfg::node* n = c->find(part);
+                if (!n) return;
+                for (const char* k : keys)
+                    n->entries.erase(std::remove_if(n->entries.begin(), n->entries.end(),
+                                                    [&](const auto& kv) {
+                                                        // an uncertain value stays: the file calibrates it
+                                                        return kv.first == k && kv.second.text.find('~') == std::string::npos;
+                                                    }),
+                                     n->entries.end());
+            };
+            drop("l1", {"size", "ways", "hit_latency"});
+            drop("l2", {"size", "ways", "latency"});
+            drop("scu", {"request_latency", "snoop_latency"});
+            const platform_config preset = load_platform_tree(tree, {}, false);
+            const cluster_params& p = *preset.clusters.find(name);
+            EXPECT_EQ(p.l1.size.bytes, cl.l1.size.bytes) << what;
+            EXPECT_EQ(p.l1.ways, cl.l1.ways) << what;
+            EXPECT_EQ(p.l1.hit_latency, cl.l1.hit_latency) << what;
+            EXPECT_EQ(p.l2.size.bytes, cl.l2.size.bytes) << what;
+            EXPECT_EQ(p.l2.ways, cl.l2.ways) << what;
+            EXPECT_EQ(p.l2.latency, cl.l2.latency) << what;
+            EXPECT_EQ(p.scu.request_latency, cl.scu.request_latency) << what;
+            EXPECT_EQ(p.scu.snoop_latency, cl.scu.snoop_latency) << what;
+            EXPECT_TRUE(preset.generic_defaults.empty()) << what << ": " << preset.generic_defaults.front();
+            ++compared;
+        }
+    }
+    EXPECT_GE(compared, 8u);  // A7, A15, A53, A73, A55, A75, A55, A76
+}
+
+// Private L2s become one cluster L2 of their sum: a power-of-two core count
+// keeps the ways (more sets), any other count multiplies the ways by its odd
+// factor so that the sets stay a power of two (3 x 512KiB 8-way: 1.5MiB in 24
+// ways of 1024 sets); a count no such cache fits (9 x 8 ways > 64) keeps the
+// generic L2 and says so; a preset whose latencies are its family's warns.
+TEST_F(ConfigTest, PrivateL2PresetsAddUpPerCluster) {
+    auto cluster = [&](const std::string& core, unsigned cores) {
+        const std::string f = write("p.yaml", "clusters:\n  c: {freq: 2GHz, cores: " + std::to_string(cores) +
+                                                  ", core: " + core + "}\ntimer: {freq: 24MHz, evnti: 8}\n"
+                                                  "interconnect: {freq: 1GHz}\n");
+        return load(f);
+    };
+    const platform_config four = cluster("cortex-a76", 4);
+    EXPECT_EQ(four.clusters.find("c")->l2.size.bytes, 4u * 512 * 1024);
+    EXPECT_EQ(four.clusters.find("c")->l2.ways, 8u);
+    // Its cores share the one modelled L2, where the chip's go through a DSU.
+    ASSERT_EQ(four.generic_defaults.size(), 1u);
+    EXPECT_NE(four.generic_defaults[0].find("cortex-a76 cores each have a private L2"), std::string::npos);
+    const platform_config three = cluster("cortex-a76", 3);
+    EXPECT_EQ(three.clusters.find("c")->l2.size.bytes, 3u * 512 * 1024);
+    EXPECT_EQ(three.clusters.find("c")->l2.ways, 24u);  // 1.5MiB / (24 x 64B) = 1024 sets
+    const platform_config nine = cluster("cortex-a76", 9);
+    EXPECT_EQ(nine.clusters.find("c")->l2.size.bytes, l2_params{}.size.bytes);
+    ASSERT_EQ(nine.generic_defaults.size(), 2u);
+    EXPECT_NE(nine.generic_defaults[0].find("9 private 512KiB L2s need 72 ways"), std::string::npos)
+        << nine.generic_defaults[0];
+    EXPECT_NE(nine.generic_defaults[1].find("sets no l2.size: cohsim's generic defaults (1MiB)"), std::string::npos)
+        << nine.generic_defaults[1];
+    const platform_config x2 = cluster("cortex-x2", 2);
+    ASSERT_EQ(x2.generic_defaults.size(), 2u);
+    EXPECT_NE(x2.generic_defaults[1].find("clusters.c (cortex-x2) takes cache values from its preset that are estimates"),
+              std::string::npos)
+        << x2.generic_defaults[0];
+    // A key the config sets is its own; an override too.
+    const std::string f = write("q.yaml", "clusters:\n  c: {freq: 2GHz, cores: 2, core: cortex-a76, l1: {hit_latency: "
+                                          "7cycles}}\ntimer: {freq: 24MHz, evnti: 8}\ninterconnect: {freq: 1GHz}\n");
+    const platform_config own = load(f, {"clusters.c.l2.latency=9cycles"});
+    EXPECT_EQ(own.clusters.find("c")->l1.hit_latency, cycles{7});
+    EXPECT_EQ(own.clusters.find("c")->l2.latency, cycles{9});
+    EXPECT_EQ(own.clusters.find("c")->l1.size.bytes, 64u * 1024);
+}
