@@ -45,38 +45,55 @@ clock_domain::clock_domain(std::string name, frequency freq, spread_spectrum ssc
         if (m_ssc.ppm > 1'000'000) throw std::invalid_argument("clock domain " + m_name + ": spread above 100%");
         m_half = std::max<std::uint64_t>(1, (freq.hz + m_ssc.rate.hz) / (2 * m_ssc.rate.hz));
         m_phase = m_ssc.phase % (2 * m_half);
+        m_spread_a = u128(1'000'000'000ULL) * m_ssc.ppm;  // <= 10^15
+        const u128 m = u128(2 * m_half) * freq.hz;
+        if (m >> 64) throw std::invalid_argument("clock domain " + m_name + ": spread-spectrum rate too low for its frequency");
+        m_spread_m = static_cast<std::uint64_t>(m);
         m_spread0 = spread_fs(m_phase);
     }
 }
 
 std::uint64_t clock_domain::spread_fs(std::uint64_t j) const {
-    // 2H * S(j): H per whole triangle, then the part of the current one.
-    const std::uint64_t two_h64 = 2 * m_half;
-    const u128 h = m_half, two_h = two_h64;
-    const u128 n = j / two_h64, p = j % two_h64;  // 64-bit divisions
-    const u128 s2h = n * two_h * h + (p <= h ? p * (p - (p > 0 ? 1 : 0)) : two_h * h - (two_h - p) * (two_h - p + 1));
-    // D = 10^9 ppm / f fs; the stretch is floor(D * s2h / 2H).
-    return checked_fs(div_u128(u128(1'000'000'000ULL) * m_ssc.ppm * s2h, static_cast<std::uint64_t>(two_h) * m_freq.hz),
-                      m_name);
+    // 2H * S(j): H per whole triangle, then the part of the current one:
+    // p(p-1) rising, then the whole triangle's 2H*H less what the falling
+    // part has still to add.
+    const std::uint64_t two_h = 2 * m_half, h = m_half;
+    const std::uint64_t n = j / two_h, p = j - n * two_h;
+    u128 s2h;
+    if (h < (std::uint64_t{1} << 31)) {  // every product below fits 64 bits
+        const std::uint64_t whole = two_h * h;
+        s2h = u128(n) * whole + (p <= h ? p * (p - (p > 0 ? 1 : 0)) : whole - (two_h - p) * (two_h - p + 1));
+    } else {
+        const u128 w = u128(two_h) * h, q = p, r = u128(two_h) - p;
+        s2h = u128(n) * w + (p <= h ? q * (q - (p > 0 ? 1 : 0)) : w - r * (r + 1));
+    }
+    // D = 10^9 ppm / f fs; the stretch is floor(D * s2h / 2H) = floor(A s2h / M).
+    const u128 q = div_u128(u128(m_spread_a) * s2h, m_spread_m);
+    return checked_fs(q, m_name);
 }
 
-duration clock_domain::time_of(std::uint64_t cycle) const {
-    const duration t = nominal_time_of(cycle);
-    if (m_ssc.ppm == 0) return t;
-    // Remembered: a time handed out is often asked about next (edge_after's
-    // result becomes the next query).
-    m_out_k = cycle, m_out_t = t.fs + (spread_fs(cycle + m_phase) - m_spread0);
-    return {m_out_t};
+duration clock_domain::computed_time_of(std::uint64_t cycle) const {
+    duration t = nominal_time_of(cycle);
+    if (m_ssc.ppm != 0) {
+        t.fs += spread_fs(cycle + m_phase) - m_spread0;
+        // Remembered: a time handed out is often asked about next (edge_after's
+        // result becomes the next query).
+        m_out_k = cycle, m_out_t = t.fs;
+    }
+    m_by_cycle[cycle & memo_mask] = {cycle, t.fs};
+    m_by_time[time_slot(t)] = {cycle, t.fs};
+    return t;
+}
+
+std::uint64_t clock_domain::computed_next_edge_cycle(duration t) const {
+    const std::uint64_t k = m_ssc.ppm == 0 ? nominal_next_edge_cycle(t) : spread_next_edge_cycle(t);
+    m_by_time[time_slot(t)] = {k, t.fs};
+    return k;
 }
 
 std::uint64_t clock_domain::cycle_at(duration t) const {
     if (m_ssc.ppm == 0) return nominal_cycle_at(t);
-    return spread_next_edge_cycle({t.fs + 1}) - 1;  // the edge before the first one after t
-}
-
-std::uint64_t clock_domain::next_edge_cycle(duration t) const {
-    if (m_ssc.ppm == 0) return nominal_next_edge_cycle(t);
-    return spread_next_edge_cycle(t);
+    return next_edge_cycle({t.fs + 1}) - 1;  // the edge before the first one after t
 }
 
 std::uint64_t clock_domain::spread_next_edge_cycle(duration t) const {
@@ -128,28 +145,12 @@ std::uint64_t clock_domain::spread_next_edge_cycle(duration t) const {
 }
 
 duration clock_domain::nominal_time_of(std::uint64_t cycle) const {
-    // Most calls step a few cycles on (or back) from the previous one, with
-    // k*F = t_k*f + r_k and F = P*f + R: floor((k+n)F/f) = t_k + n*P +
-    // floor((r_k + n*R)/f), and back by n the same with a borrow; all in 64
-    // bits for n < 2^20.
-    if (cycle >= m_last_k && cycle - m_last_k < (1u << 20)) {
-        const std::uint64_t n = cycle - m_last_k;
-        const std::uint64_t rr = m_last_r + n * m_period_rem;
-        const std::uint64_t t = m_last_t + n * m_period_fs + rr / m_freq.hz;
-        m_last_k = cycle, m_last_t = t, m_last_r = rr % m_freq.hz;
-        return {t};
-    }
-    if (cycle < m_last_k && m_last_k - cycle < (1u << 20)) {
-        const std::uint64_t n = m_last_k - cycle, x = n * m_period_rem;
-        const std::uint64_t borrow = x <= m_last_r ? 0 : (x - m_last_r + m_freq.hz - 1) / m_freq.hz;
-        const std::uint64_t t = m_last_t - n * m_period_fs - borrow;
-        m_last_k = cycle, m_last_t = t, m_last_r = m_last_r + borrow * m_freq.hz - x;
-        return {t};
-    }
+    // floor(k * 10^15 / f): one 128-bit product and one division (kept, with
+    // its remainder, for nominal_next_edge_cycle's step to the next edge).
     std::uint64_t r = 0;
-    const std::uint64_t t = checked_fs(div_u128(u128(cycle) * fs_per_s, m_freq.hz, &r), m_name);
-    m_last_k = cycle, m_last_t = t, m_last_r = r;
-    return {t};
+    const u128 t = div_u128(u128(cycle) * fs_per_s, m_freq.hz, &r);
+    m_last_k = cycle, m_last_t = checked_fs(t, m_name), m_last_r = r;
+    return {m_last_t};
 }
 
 std::uint64_t clock_domain::nominal_cycle_at(duration t) const {

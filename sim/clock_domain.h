@@ -20,8 +20,17 @@
 // pure function of the cycle number, never of the order of queries. Modelled
 // in cycle space (the triangle advances per cycle, not per second): the two
 // differ by ppm of the modulation period, far below anything that matters.
+//
+// Speed: every answer is a pure function of its question, so each domain
+// remembers recent ones in two small direct-mapped tables (edge number ->
+// time, and time -> first edge at or after it; every edge computed is
+// entered in both, as an edge's own time maps to itself). The same edges are
+// asked about again and again (a message's arrival is the next hop's
+// departure), and a remembered answer costs a multiply, a load and a compare
+// instead of the closed form.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 
@@ -45,20 +54,38 @@ public:
     const spread_spectrum& spread() const { return m_ssc; }
 
     // Time of rising edge number `cycle` (edge 0 is at time 0).
-    duration time_of(std::uint64_t cycle) const;
+    duration time_of(std::uint64_t cycle) const {
+        const edge& e = m_by_cycle[cycle & memo_mask];
+        return e.k == cycle ? duration{e.t} : computed_time_of(cycle);
+    }
 
     // Index of the last edge at or before t.
     std::uint64_t cycle_at(duration t) const;
 
     // Index and time of the first edge at or after t: where a message that
     // arrives from another domain at t is first seen by this domain.
-    std::uint64_t next_edge_cycle(duration t) const;
+    std::uint64_t next_edge_cycle(duration t) const {
+        const edge& e = m_by_time[time_slot(t)];
+        return e.t == t.fs ? e.k : computed_next_edge_cycle(t);
+    }
     duration next_edge(duration t) const { return time_of(next_edge_cycle(t)); }
 
     // The edge `n` cycles after the first edge at or after t.
     duration edge_after(duration t, cycles n) const { return time_of(next_edge_cycle(t) + n.n); }
 
 private:
+    // Remembered answers: edge k at time t; in m_by_time, k is the first edge
+    // at or after t. Empty slots hold {0, 0}, which is true of every domain.
+    struct edge {
+        std::uint64_t k = 0, t = 0;
+    };
+    static constexpr unsigned memo_bits = 8;
+    static constexpr std::uint64_t memo_mask = (1u << memo_bits) - 1;
+    static std::size_t time_slot(duration t) {
+        return static_cast<std::size_t>((t.fs * 0x9E3779B97F4A7C15ULL) >> (64 - memo_bits));
+    }
+    duration computed_time_of(std::uint64_t cycle) const;
+    std::uint64_t computed_next_edge_cycle(duration t) const;
     duration nominal_time_of(std::uint64_t cycle) const;
     std::uint64_t nominal_cycle_at(duration t) const;
     std::uint64_t nominal_next_edge_cycle(duration t) const;
@@ -68,8 +95,7 @@ private:
     std::string m_name;
     frequency m_freq;
     // 10^15 = m_period_fs * f + m_period_rem: the period's whole and
-    // fractional femtoseconds, for stepping from a known edge without a
-    // 128-bit division.
+    // fractional femtoseconds, for finding the edge after a known one.
     std::uint64_t m_period_fs, m_period_rem;
     // The last edge computed: cycle, time, and (cycle * 10^15) mod f.
     mutable std::uint64_t m_last_k = 0, m_last_t = 0, m_last_r = 0;
@@ -77,10 +103,13 @@ private:
     // stretch at the phase (subtracted so that edge 0 stays at time 0).
     spread_spectrum m_ssc;
     std::uint64_t m_half = 0, m_phase = 0, m_spread0 = 0;
+    // The stretch's numerator factor A = 10^9 ppm and divisor M = 2H f.
+    std::uint64_t m_spread_a = 0, m_spread_m = 1;
     // The last edge found by a spread next_edge query, and its time.
     mutable std::uint64_t m_ssc_k = 0, m_ssc_t = 0;
     // The last edge time_of computed, and its time.
     mutable std::uint64_t m_out_k = 0, m_out_t = 0;
+    mutable std::array<edge, memo_mask + 1> m_by_cycle{}, m_by_time{};
 };
 
 }  // namespace cohsim
