@@ -27,9 +27,12 @@ inline u128 div_u128(u128 num, std::uint64_t d, std::uint64_t* rem = nullptr) {
     return num / d;
 }
 
-std::uint64_t checked_fs(u128 fs, const std::string& domain) {
-    if (fs > (std::numeric_limits<std::uint64_t>::max)())
-        throw std::overflow_error("clock domain " + domain + ": time beyond the 64-bit femtosecond range");
+[[noreturn]] __attribute__((noinline, cold)) void beyond_range(const std::string& domain) {
+    throw std::overflow_error("clock domain " + domain + ": time beyond the 64-bit femtosecond range");
+}
+
+inline std::uint64_t checked_fs(u128 fs, const std::string& domain) {
+    if (fs >> 64) beyond_range(domain);
     return static_cast<std::uint64_t>(fs);
 }
 }  // namespace
@@ -49,6 +52,9 @@ clock_domain::clock_domain(std::string name, frequency freq, spread_spectrum ssc
         const u128 m = u128(2 * m_half) * freq.hz;
         if (m >> 64) throw std::invalid_argument("clock domain " + m_name + ": spread-spectrum rate too low for its frequency");
         m_spread_m = static_cast<std::uint64_t>(m);
+        // A period is at most the nominal one (P or P+1 fs) and the peak
+        // stretch D = 10^9 ppm / f fs, and the floors add at most 1 more each.
+        m_longest_period = m_period_fs + 1 + (1'000'000'000ULL * m_ssc.ppm + freq.hz - 1) / freq.hz + 1;
         m_spread0 = spread_fs(m_phase);
     }
 }
@@ -104,7 +110,7 @@ std::uint64_t clock_domain::spread_next_edge_cycle(duration t) const {
         m_ssc_k = m_out_k, m_ssc_t = m_out_t;
         return m_ssc_k;
     }
-    if (t.fs > m_ssc_t) {
+    if (t.fs > m_ssc_t && t.fs - m_ssc_t <= m_longest_period) {  // beyond it, the next edge is before t
         const std::uint64_t t1 = time_of(m_ssc_k + 1).fs;
         if (t.fs <= t1) {
             m_ssc_k += 1, m_ssc_t = t1;

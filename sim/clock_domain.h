@@ -105,6 +105,7 @@ private:
     std::uint64_t m_half = 0, m_phase = 0, m_spread0 = 0;
     // The stretch's numerator factor A = 10^9 ppm and divisor M = 2H f.
     std::uint64_t m_spread_a = 0, m_spread_m = 1;
+    std::uint64_t m_longest_period = 0;  // fs, an upper bound on any one period's length
     // The last edge found by a spread next_edge query, and its time.
     mutable std::uint64_t m_ssc_k = 0, m_ssc_t = 0;
     // The last edge time_of computed, and its time.

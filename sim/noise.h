@@ -5,7 +5,6 @@
 #pragma once
 
 #include <cstdint>
-#include <initializer_list>
 
 #include "sim/random.h"
 
@@ -18,9 +17,15 @@ struct noise {
     // A uniform variate in [0, 1) for the occurrence named (kind, a, b, t):
     // the same name always gives the same value.
     double uniform(std::uint64_t kind, std::uint64_t a, std::uint64_t b, std::uint64_t t) const {
-        std::uint64_t h = splitmix64(seed ^ 0x6e6f697365ULL);
-        for (std::uint64_t x : {kind, a, b, t}) h = splitmix64(h ^ x);
-        return static_cast<double>(h >> 11) * 0x1p-53;
+        return uniform_in(stream(kind, a), b, t);
+    }
+    // The same in two steps, for a source that draws often under few (kind, a)
+    // names: the name's first half, hashed once and kept, then each draw.
+    std::uint64_t stream(std::uint64_t kind, std::uint64_t a) const {
+        return splitmix64(splitmix64(splitmix64(seed ^ 0x6e6f697365ULL) ^ kind) ^ a);
+    }
+    static double uniform_in(std::uint64_t stream, std::uint64_t b, std::uint64_t t) {
+        return static_cast<double>(splitmix64(splitmix64(stream ^ b) ^ t) >> 11) * 0x1p-53;
     }
 };
 

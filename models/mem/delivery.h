@@ -68,6 +68,11 @@ private:
     socket_link& m_link;
     noise m_noise;
     std::uint64_t m_aperture_fs;  // 0: no synchronizer noise
+    // The noise streams of the synchronizers, by crossing (1-4) and cluster:
+    // noise::stream(crossing, k), so that a draw is noise::uniform(crossing,
+    // k, line, t) at two hashes' cost.
+    static constexpr unsigned crossings = 5;
+    std::vector<std::uint64_t> m_streams;
 };
 
 }  // namespace cohsim

@@ -1,5 +1,7 @@
 #include "models/mem/interconnect.h"
 
+#include <algorithm>
+
 #include "sim/random.h"
 
 namespace cohsim {
@@ -82,20 +84,19 @@ interconnect::interconnect(const interconnect_params& p, unsigned sockets, unsig
 
 duration interconnect::through(duration t, unsigned socket, channel c, cycles occupancy, cycles latency) {
     ports& p = m_ports[socket];
-    duration& busy = c == channel::request ? p.request : c == channel::snoop ? p.snoop : p.data;
-    duration start = m_clock.next_edge(t);
-    if (start < busy) start = busy;
+    std::uint64_t& busy = c == channel::request ? p.request : c == channel::snoop ? p.snoop : p.data;
+    // In the interconnect's cycles: the first edge at or after t, or the
+    // channel's first free one (an edge order is a time order).
+    std::uint64_t k = std::max(m_clock.next_edge_cycle(t), busy);
     if (m_p.background_percent > 0) {
         // Skip the cycles other agents hold (a stateless draw per cycle).
-        std::uint64_t k = m_clock.cycle_at(start);
         const std::uint64_t stream =
             splitmix64(splitmix64(m_p.background_seed ^ 0x627573ULL) ^ (socket * 4 + static_cast<unsigned>(c)));
         const auto taken = [&](std::uint64_t cycle) { return splitmix64(stream ^ cycle) % 100 < m_p.background_percent; };
         while (taken(k)) ++k, ++m_background_waits;
-        start = m_clock.time_of(k);
     }
-    busy = m_clock.edge_after(start, occupancy);
-    return m_clock.edge_after(start, latency);
+    busy = k + occupancy.n;
+    return m_clock.time_of(k + latency.n);
 }
 
 }  // namespace cohsim

@@ -161,7 +161,7 @@ private:
     unsigned m_agents;
     unsigned m_rr_last = 0;
     struct ports {
-        duration request, snoop, data;  // busy until
+        std::uint64_t request = 0, snoop = 0, data = 0;  // busy until this edge of the interconnect's clock
     };
     std::vector<ports> m_ports;  // per socket
     std::unordered_map<std::uint64_t, unsigned> m_page_home;  // first_touch: page -> socket
