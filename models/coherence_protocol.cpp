@@ -494,8 +494,8 @@ hevent home_entry::classify(request r, int requester, bool exclusive) const {
     }
 }
 
-std::vector<int> home_entry::targets(const home_cell& cell, int requester) const {
-    std::vector<int> t;
+agent_list home_entry::targets(const home_cell& cell, int requester) const {
+    agent_list t;
     if (cell.to_owner != snoop::none && owner >= 0 && owner != requester) t.push_back(owner);
     if (cell.to_sharers != snoop::none)
         for (int s : sharers)

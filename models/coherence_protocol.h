@@ -243,6 +243,31 @@ cevent as_event(snoop s);
 
 namespace cohsim::protocol {
 
+// Agent numbers in the order added, the first 16 without allocating (a
+// request's snoop targets: asked for on every request a home serves).
+class agent_list {
+public:
+    void push_back(int a) {
+        if (m_n < small) {
+            m_small[m_n++] = a;
+            return;
+        }
+        if (m_more.empty()) m_more.assign(m_small.begin(), m_small.end());
+        m_more.push_back(a);
+        ++m_n;
+    }
+    const int* begin() const { return m_n <= small ? m_small.data() : m_more.data(); }
+    const int* end() const { return begin() + m_n; }
+    std::size_t size() const { return m_n; }
+    bool empty() const { return m_n == 0; }
+
+private:
+    static constexpr std::size_t small = 16;
+    std::array<int, small> m_small{};
+    std::vector<int> m_more;  // all of them, once there are more than `small`
+    std::size_t m_n = 0;
+};
+
 // The home's record of one line: its state, the owner and the sharers
 // (agent numbers). Applying a home_cell updates it; the snoop targets come
 // from it.
@@ -256,7 +281,7 @@ struct home_entry {
     hevent classify(request r, int requester, bool exclusive = false) const;
     // Who `cell` snoops: the owner (with to_owner) and the sharers (with
     // to_sharers), never the requester (-1: nobody is spared, a far atomic).
-    std::vector<int> targets(const home_cell& cell, int requester) const;
+    agent_list targets(const home_cell& cell, int requester) const;
     // Updates the record for a finished transaction of `cell`.
     void apply(const home_cell& cell, int requester, bool owner_was_dirty);
     // The record matches its state: I none; S sharers only; M one owner; O an owner (and maybe sharers).

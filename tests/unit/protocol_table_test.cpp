@@ -328,3 +328,31 @@ TEST(ProtocolMarkdown, TheTransactionTableIsPrinted) {
     const std::string md = transaction_table_markdown();
     EXPECT_NE(md.find("| Wait_unblock | stall | stall | — | — | Idle |"), std::string::npos) << md;
 }
+
+// The snoop targets' list keeps every agent in the order added, past its 16
+// unallocated places too (a 64-core line shared by all).
+TEST(AgentList, KeepsEveryAgentInOrderBeyondItsSmallCapacity) {
+    for (int n : {0, 1, 16, 17, 64}) {
+        agent_list l;
+        for (int a = 0; a < n; ++a) l.push_back(100 - a);
+        ASSERT_EQ(l.size(), static_cast<std::size_t>(n));
+        EXPECT_EQ(l.empty(), n == 0);
+        int expect = 100;
+        for (int a : l) EXPECT_EQ(a, expect--);
+        EXPECT_EQ(expect, 100 - n);
+    }
+    // Targets: the owner, then the sharers, never the requester.
+    home_entry e;
+    e.owner = 3;
+    for (int s = 0; s < 20; ++s)
+        if (s != 3) e.sharers.push_back(s);
+    home_cell c{};
+    c.to_owner = snoop::Inv;
+    c.to_sharers = snoop::Inv;
+    const agent_list t = e.targets(c, 5);
+    std::vector<int> got(t.begin(), t.end());
+    std::vector<int> want = {3};
+    for (int s = 0; s < 20; ++s)
+        if (s != 3 && s != 5) want.push_back(s);
+    EXPECT_EQ(got, want);
+}
