@@ -11,11 +11,17 @@
 //
 // --suite runs the scenarios of README "Benchmarks", each in its own process
 // (this program again, or `cohsim run` for the traced run), and prints one row
-// each as a Markdown table; --full adds the full `cohsim validate -j 2` (minutes).
+// each as a Markdown table: wall-clock figures from a full-length run, and,
+// when valgrind is installed, the host instructions of a shorter run counted
+// exactly by callgrind (inside the simulation only), per simulated ms and per
+// lock operation (an acquisition, or a lock-free loop's counted success);
+// --full adds the full `cohsim validate -j 2` (minutes).
 // No thresholds: a report, not a test.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <string>
@@ -41,6 +47,16 @@ int one_scenario(const std::string& file, const std::vector<std::pair<std::strin
         const run_outcome r = run_for(cfg.run.length, nullptr, nullptr);
         std::uint64_t acquisitions = 0;
         for (const auto& th : sys.threads()) acquisitions += th->metrics().acquisitions();
+        // A lock operation: an acquisition, or for a lock-free update loop
+        // (lockref) a success its program counts (stat_*successes).
+        std::uint64_t operations = acquisitions;
+        if (operations == 0) {
+            const json res = make_result(sys, r, file);
+            for (const auto& c : res["cores"])
+                if (c.contains("program") && c["program"].is_object())
+                    for (const auto& [k, v] : c["program"].items())
+                        if (k.size() >= 9 && k.compare(k.size() - 9, 9, "successes") == 0) operations += v.get<std::uint64_t>();
+        }
         const double sim_s = r.simulated.seconds();
         json j;
         j["scenario"] = file.empty() ? default_config_name : file;
@@ -52,6 +68,8 @@ int one_scenario(const std::string& file, const std::vector<std::pair<std::strin
         j["events_per_sim_s"] = r.events / sim_s;
         j["acquisitions"] = acquisitions;
         j["events_per_acquisition"] = acquisitions ? static_cast<double>(r.events) / acquisitions : 0.0;
+        j["operations"] = operations;
+        j["events_per_operation"] = operations ? static_cast<double>(r.events) / operations : 0.0;
         j["core_resumptions"] = kernel::switches() - switches0;
         j["kernel_activations"] = r.activations;
         j["kernel_activations_per_acquisition"] = acquisitions ? static_cast<double>(r.activations) / acquisitions : 0.0;
@@ -75,6 +93,19 @@ child_job run_child(const std::string& program, std::vector<std::string> args, c
     return jobs[0];
 }
 
+// The program's path on PATH, or "".
+std::string find_program(const std::string& name) {
+    const char* path = std::getenv("PATH");
+    std::string dirs = path ? path : "/usr/bin:/bin";
+    for (std::size_t at = 0; at <= dirs.size();) {
+        const std::size_t end = std::min(dirs.find(':', at), dirs.size());
+        const std::filesystem::path p = std::filesystem::path(dirs.substr(at, end - at)) / name;
+        if (end > at && ::access(p.c_str(), X_OK) == 0) return p.string();
+        at = end + 1;
+    }
+    return "";
+}
+
 std::string fmt(const char* f, double v) {
     char b[64];
     std::snprintf(b, sizeof b, f, v);
@@ -91,41 +122,76 @@ int suite(const std::string& self, std::string cohsim, bool full) {
     struct scenario {
         std::string name, config, duration;
         std::vector<std::string> sets;  // more --set overrides
+        std::string counted;            // the shorter run counted under callgrind
     };
     std::vector<scenario> scenarios = {
-        {"default scenario (2 cores, ticket lock)", "", "200ms", {}},
-        {"lockref, 28 cores (calibration)", (src / "configs/calibration/lockref_28_threads.yaml").string(), "10ms", {}},
-        {"qspinlock, 8 cores (asr platform)", (src / "bench/qspinlock_8_cores.yaml").string(), "20ms", {}},
+        {"default scenario (2 cores, ticket lock)", "", "200ms", {}, "5ms"},
+        {"lockref, 28 cores (calibration)", (src / "configs/calibration/lockref_28_threads.yaml").string(), "10ms", {}, "2ms"},
+        {"qspinlock, 8 cores (asr platform)", (src / "bench/qspinlock_8_cores.yaml").string(), "20ms", {}, "5ms"},
+        {"qspinlock, 64 cores (two sockets)", (src / "bench/qspinlock_64_cores.yaml").string(), "2ms", {}, "500us"},
+        {"lockref, 64 cores (two sockets)", (src / "bench/lockref_64_cores.yaml").string(), "2ms", {}, "500us"},
     };
 #ifdef COHSIM_C_WORKLOADS
     // The same contention with the qspinlock compiled from C (workloads/c/qspinlock.c): decoded machine code.
     if (fs::exists(fs::path(COHSIM_C_WORKLOADS) / "qspinlock.elf"))
         scenarios.push_back({"qspinlock in C, 8 cores (asr platform)", (src / "bench/qspinlock_8_cores.yaml").string(), "20ms",
                              {"workload.program=" + (fs::path(COHSIM_C_WORKLOADS) / "qspinlock.elf").string(),
-                              "workload.function=thread"}});
+                              "workload.function=thread"},
+                             "5ms"});
 #endif
-    std::cout << "| scenario | simulated | host s | simulated s per host s | events per acquisition | kernel activations "
-                 "per acquisition | events per host s | peak memory |\n|---|---|---|---|---|---|---|---|\n";
+    // Host instructions, counted exactly by callgrind (wall time on a shared
+    // machine varies by 2x): only inside the simulation (run_for), not the
+    // config's parsing.
+    const std::string valgrind = find_program("valgrind");
+    std::cout << "| scenario | simulated | host s | simulated s per host s | lock operations | events per operation | "
+                 "host instructions per simulated ms | host instructions per operation | peak memory |\n"
+                 "|---|---|---|---|---|---|---|---|---|\n";
     int failures = 0;
+    auto json_of = [](const std::string& out) {
+        const auto line = out.rfind("{\"");  // the last JSON line (valgrind's report may follow it)
+        if (line == std::string::npos) return json();
+        return json::parse(out.substr(line, out.find('\n', line) - line), nullptr, false);
+    };
     for (const auto& s : scenarios) {
-        std::vector<std::string> args;
-        if (!s.config.empty()) args.push_back(s.config);
-        args.insert(args.end(), {"--duration", s.duration});
-        for (const auto& set : s.sets) args.insert(args.end(), {"--set", set});
-        const child_job r = run_child(self, args, log);
-        const std::string out = read_file(log);
-        const auto line = out.rfind("{\"");
-        if (r.status != 0 || line == std::string::npos) {
-            std::cout << "| " << s.name << " | failed (exit " << r.status << ") | | | | | | |\n";
+        auto args_for = [&](const std::string& duration) {
+            std::vector<std::string> args;
+            if (!s.config.empty()) args.push_back(s.config);
+            args.insert(args.end(), {"--duration", duration});
+            for (const auto& set : s.sets) args.insert(args.end(), {"--set", set});
+            return args;
+        };
+        const child_job r = run_child(self, args_for(s.duration), log);
+        const json j = json_of(read_file(log));
+        if (r.status != 0 || !j.is_object()) {
+            std::cout << "| " << s.name << " | failed (exit " << r.status << ") | | | | | | | |\n";
             ++failures;
             continue;
         }
-        const json j = json::parse(out.substr(line));
+        std::string per_ms = "(no valgrind)", per_op = "(no valgrind)";
+        if (!valgrind.empty()) {
+            std::vector<std::string> args = {"--tool=callgrind", "--callgrind-out-file=" + (tmp / "callgrind.out").string(),
+                                             "--toggle-collect=cohsim::run_for*", self};
+            const auto more = args_for(s.counted);
+            args.insert(args.end(), more.begin(), more.end());
+            const child_job c = run_child(valgrind, args, log);
+            const std::string out = read_file(log);
+            const json cj = json_of(out);
+            const auto at = out.find("Collected : ");
+            if (c.status == 0 && cj.is_object() && at != std::string::npos) {
+                const double ir = std::stod(out.substr(at + 12));
+                const double ops = cj["operations"].get<double>();
+                per_ms = fmt("%.3g", ir / (cj["simulated_s"].get<double>() * 1e3));
+                per_op = ops > 0 ? fmt("%.3g", ir / ops) : "(no operations)";
+                per_ms += " (" + s.counted + ")";
+            } else {
+                per_ms = per_op = "failed";
+                ++failures;
+            }
+        }
         std::cout << "| " << s.name << " | " << s.duration << " | " << fmt("%.2f", j["host_s"].get<double>()) << " | "
                   << fmt("%.3g", j["sim_s_per_host_s"].get<double>()) << " | "
-                  << fmt("%.1f", j["events_per_acquisition"].get<double>()) << " | "
-                  << fmt("%.4f", j["kernel_activations_per_acquisition"].get<double>()) << " | "
-                  << fmt("%.3g", j["events_per_host_s"].get<double>()) << " | "
+                  << fmt("%.0f", j["operations"].get<double>()) << " | "
+                  << fmt("%.1f", j["events_per_operation"].get<double>()) << " | " << per_ms << " | " << per_op << " | "
                   << fmt("%.1f MB", j["peak_rss_kib"].get<double>() / 1024.0) << " |\n";
         std::cout.flush();
     }
@@ -137,17 +203,17 @@ int suite(const std::string& self, std::string cohsim, bool full) {
     const auto trace_bytes = fs::file_size(tmp / "t.json", ec);
     if (plain.status == 0 && traced.status == 0) {
         std::cout << "| default, 100 ms, `--trace` (" << fmt("%.0f MB file", ec ? 0.0 : trace_bytes / 1e6) << ") | 100ms | "
-                  << fmt("%.2f", traced.host_seconds) << " | " << fmt("%.3g", 0.1 / traced.host_seconds) << " | "
+                  << fmt("%.2f", traced.host_seconds) << " | " << fmt("%.3g", 0.1 / traced.host_seconds) << " | | "
                   << fmt("%.1fx the untraced run", traced.host_seconds / plain.host_seconds) << " | | | "
                   << fmt("%.1f MB", traced.peak_rss_kib / 1024.0) << " |\n";
     } else {
-        std::cout << "| default, 100 ms, `--trace` | failed | | | | | | |\n";
+        std::cout << "| default, 100 ms, `--trace` | failed | | | | | | | |\n";
         ++failures;
     }
     if (full) {
         const child_job v = run_child(cohsim, {"validate", "-j", "2", "--out", (tmp / "validate").string()}, log);
         std::cout << "| full `cohsim validate -j 2` (" << (v.status == 0 ? "all rows pass" : "rows fail") << ") | | "
-                  << fmt("%.1f", v.host_seconds) << " | | | | | " << fmt("%.1f MB", v.peak_rss_kib / 1024.0) << " |\n";
+                  << fmt("%.1f", v.host_seconds) << " | | | | | | " << fmt("%.1f MB", v.peak_rss_kib / 1024.0) << " |\n";
     }
     fs::remove_all(tmp, ec);
     return failures ? 1 : 0;

@@ -141,7 +141,10 @@ std::uint64_t clock_domain::spread_next_edge_cycle(duration t) const {
         at = time_of(k).fs;
     }
     while (at < t.fs) at = time_of(++k).fs;
-    while (k > 0) {
+    // Every period is at least the nominal one's whole femtoseconds (the
+    // stretch only adds): an edge less than that after t has its predecessor
+    // before t, with no need to compute it.
+    while (k > 0 && at - t.fs >= m_period_fs) {
         const std::uint64_t before = time_of(k - 1).fs;
         if (before < t.fs) break;
         --k, at = before;

@@ -25,7 +25,6 @@
 
 #include <cstdint>
 #include <deque>
-#include <queue>
 #include <utility>
 #include <vector>
 
@@ -80,11 +79,34 @@ private:
             return x.seq > y.seq;
         }
     };
+    // The pending actions' keys sorted latest first, so that the next one is
+    // at the back: it is taken in O(1), and a new action, mostly due soon
+    // (a message's next hop), is placed by a short scan from the back (far
+    // ones: timer ticks, sleeping cores, stay at the front untouched).
+    class sorted_keys {
+    public:
+        void push(const key& k) {
+            std::size_t i = m_v.size();
+            m_v.push_back(k);
+            while (i > 0 && later()(k, m_v[i - 1])) {
+                m_v[i] = m_v[i - 1];
+                --i;
+            }
+            m_v[i] = k;
+        }
+        const key& top() const { return m_v.back(); }
+        void pop() { m_v.pop_back(); }
+        bool empty() const { return m_v.empty(); }
+        std::size_t size() const { return m_v.size(); }
+
+    private:
+        std::vector<key> m_v;
+    };
     void fire();
     void arm();
     void run_time(std::uint64_t t);  // the actions of time t and the processes they make ready
 
-    std::priority_queue<key, std::vector<key>, later> m_q;  // small keys: cheap heap moves
+    sorted_keys m_q;
     std::vector<action> m_actions;                           // by slot
     std::vector<std::uint32_t> m_free;                       // free slots
     std::deque<process*> m_ready;
