@@ -310,7 +310,7 @@ int cmd_run(const std::vector<std::string>& args) {
     if (!seed.empty()) overrides.emplace_back("--seed", "run.seed=" + seed);
     const platform_config cfg = load_platform(file, overrides);
     const std::string source = file.empty() ? default_config_name : file;
-    for (const auto& g : cfg.generic_defaults) spdlog::warn("{}: {}", source, g);
+    for (const auto& g : cfg.cache_warnings) spdlog::warn("{}: {}", source, g);
     if (cfg.workload.threads.empty() && !cfg.workload.trace)
         spdlog::warn("{}: no workload (workload.threads is empty and there is no workload.trace): every core idles "
                      "in WFE and there is no lock to judge; give threads, e.g. workload: {{threads: [{{core: {}.0}}]}}",

@@ -221,7 +221,7 @@ platform_config load_sweep_config(const sweep_def& def) {
     for (std::size_t i = 0; i < def.sets.size(); ++i) overrides.emplace_back("--set #" + std::to_string(i + 1), def.sets[i]);
     platform_config c = load_platform(def.config, overrides);
     // Hand-offs and load-to-use times hinge on the cache latencies: say when they are generic.
-    for (const auto& g : c.generic_defaults) std::cerr << "cohsim: warning: " << def.config << ": " << g << "\n";
+    for (const auto& g : c.cache_warnings) std::cerr << "cohsim: warning: " << def.config << ": " << g << "\n";
     return c;
 }
 

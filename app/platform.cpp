@@ -334,7 +334,7 @@ void files_from_overrides_from_here(cfg::node& root) {
 // factor of the core count and the ways by its odd factor (4 x 512KB 8-way:
 // 2MB, 8 ways; 3 x 512KB: 1.5MB, 24 ways), as the model's sets must be a power
 // of two. Returns the warnings: estimated presets, and private L2s that need
-// more than 64 ways.
+// more than 64 ways (those keep the generic L2, named in the warning).
 std::vector<std::string> fill_cache_presets(cfg::node& root) {
     std::vector<std::string> warnings;
     cfg::node* clusters = cfg::find_path(root, "clusters");
@@ -380,9 +380,12 @@ std::vector<std::string> fill_cache_presets(cfg::node& root) {
             fill("l2.size", to_string(byte_size{l2_bytes}));
             fill("l2.ways", std::to_string(l2_ways));
         } else {
+            const l2_params generic;
             warnings.push_back("clusters." + name + ": " + std::to_string(cores) + " private " +
                                to_string(byte_size{c.l2_bytes}) + " L2s need " + std::to_string(l2_ways) +
-                               " ways as one cluster L2 (at most 64): set l2.size and l2.ways");
+                               " ways as one cluster L2 (at most 64), so cohsim's generic L2 (" +
+                               to_string(generic.size) + ", " + std::to_string(generic.ways) +
+                               " ways), the same for every core type, is in use: set l2.size and l2.ways");
         }
         fill("l2.latency", to_string(c.l2_latency));
         fill("scu.request_latency", to_string(c.scu_request));
@@ -398,34 +401,6 @@ std::vector<std::string> fill_cache_presets(cfg::node& root) {
                                "estimates: " + c.source + "; set them from a measurement of your chip");
     }
     return warnings;
-}
-
-// The cache values that decide a line's hand-off and hit times, which every
-// core type has its own of: those a cluster does not set and its preset could
-// not fill (private L2s no one cluster L2 holds) fall back on one generic
-// default for all types.
-std::vector<std::string> generic_cache_defaults(const cfg::node& root, const platform_config& c) {
-    static const char* const keys[] = {"l1.size", "l1.hit_latency", "l2.size", "l2.latency"};
-    std::vector<std::string> out;
-    for (const auto& [name, cl] : c.clusters) {
-        std::string missing, values;
-        for (const char* k : keys)
-            if (!cfg::find_path(const_cast<cfg::node&>(root), "clusters." + name + "." + k)) {
-                missing += (missing.empty() ? "" : ", ") + std::string(k);
-                const std::string key(k);
-                const std::string v = key == "l1.size"          ? to_string(cl.l1.size)
-                                      : key == "l1.hit_latency" ? to_string(cl.l1.hit_latency)
-                                      : key == "l2.size"        ? to_string(cl.l2.size)
-                                                                : to_string(cl.l2.latency);
-                values += (values.empty() ? "" : ", ") + v;
-            }
-        if (!missing.empty())
-            out.push_back("clusters." + name + " (" + cfg::value_traits<core_type>::format(cl.core) + ") sets no " + missing +
-                          ": cohsim's generic defaults (" + values + ") are in use, the same for every core type; "
-                          "set them from its manual (a shipped platform shows how, e.g. "
-                          "platforms/rk3588_4xa55_4xa76.yaml)");
-    }
-    return out;
 }
 
 }  // namespace
@@ -459,8 +434,7 @@ platform_config load_platform_tree(cfg::node root, const std::vector<std::pair<s
     std::vector<cfg::uncertain_param> uncertain;
     platform_config c = cfg::load_config<platform_config>(root, &uncertain);
     c.uncertain = std::move(uncertain);
-    c.generic_defaults = std::move(preset_warnings);
-    for (auto& w : generic_cache_defaults(root, c)) c.generic_defaults.push_back(std::move(w));
+    c.cache_warnings = std::move(preset_warnings);
     if (!calibrated) return c;
     for (auto& u : c.uncertain)
         for (const auto& [path, prior] : priors)

@@ -74,9 +74,9 @@ struct platform_config {
     std::vector<std::map<std::size_t, std::uint64_t>> calibrated_draws;
     // What the run warns about a cluster's caches (not a key: filled by
     // load_platform), one sentence each: values its core type's preset gives
-    // as estimates, and keys left to cohsim's generic defaults (private L2s
-    // that no one cluster L2 holds).
-    std::vector<std::string> generic_defaults;
+    // as estimates, private L2s without a DSU, and private L2s that no one
+    // cluster L2 holds (left to cohsim's generic L2).
+    std::vector<std::string> cache_warnings;
     static void describe(cfg::struct_schema<platform_config>& s);
 };
 

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <stdexcept>
 
 namespace cohsim {
@@ -80,12 +79,7 @@ std::uint64_t clock_domain::spread_fs(std::uint64_t j) const {
 
 duration clock_domain::computed_time_of(std::uint64_t cycle) const {
     duration t = nominal_time_of(cycle);
-    if (m_ssc.ppm != 0) {
-        t.fs += spread_fs(cycle + m_phase) - m_spread0;
-        // Remembered: a time handed out is often asked about next (edge_after's
-        // result becomes the next query).
-        m_out_k = cycle, m_out_t = t.fs;
-    }
+    if (m_ssc.ppm != 0) t.fs += spread_fs(cycle + m_phase) - m_spread0;
     m_by_cycle[cycle & memo_mask] = {cycle, t.fs};
     m_by_time[time_slot(t)] = {cycle, t.fs};
     return t;
@@ -106,10 +100,6 @@ std::uint64_t clock_domain::spread_next_edge_cycle(duration t) const {
     if (t.fs == 0) return 0;
     // The last answer, or the edge after it: most queries.
     if (t.fs == m_ssc_t && m_ssc_k > 0) return m_ssc_k;
-    if (t.fs == m_out_t && m_out_k > 0) {
-        m_ssc_k = m_out_k, m_ssc_t = m_out_t;
-        return m_ssc_k;
-    }
     if (t.fs > m_ssc_t && t.fs - m_ssc_t <= m_longest_period) {  // beyond it, the next edge is before t
         const std::uint64_t t1 = time_of(m_ssc_k + 1).fs;
         if (t.fs <= t1) {

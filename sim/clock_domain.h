@@ -108,8 +108,6 @@ private:
     std::uint64_t m_longest_period = 0;  // fs, an upper bound on any one period's length
     // The last edge found by a spread next_edge query, and its time.
     mutable std::uint64_t m_ssc_k = 0, m_ssc_t = 0;
-    // The last edge time_of computed, and its time.
-    mutable std::uint64_t m_out_k = 0, m_out_t = 0;
     mutable std::array<edge, memo_mask + 1> m_by_cycle{}, m_by_time{};
 };
 

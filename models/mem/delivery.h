@@ -66,7 +66,6 @@ private:
     std::vector<unsigned> m_socket_of;
     interconnect& m_ic;
     socket_link& m_link;
-    noise m_noise;
     std::uint64_t m_aperture_fs;  // 0: no synchronizer noise
     // The noise streams of the synchronizers, by crossing (1-4) and cluster:
     // noise::stream(crossing, k), so that a draw is noise::uniform(crossing,

@@ -628,7 +628,7 @@ TEST_F(ConfigTest, CorePresetsGiveTheShippedPlatformsCaches) {
             EXPECT_EQ(p.l2.latency, cl.l2.latency) << what;
             EXPECT_EQ(p.scu.request_latency, cl.scu.request_latency) << what;
             EXPECT_EQ(p.scu.snoop_latency, cl.scu.snoop_latency) << what;
-            EXPECT_TRUE(preset.generic_defaults.empty()) << what << ": " << preset.generic_defaults.front();
+            EXPECT_TRUE(preset.cache_warnings.empty()) << what << ": " << preset.cache_warnings.front();
             ++compared;
         }
     }
@@ -651,23 +651,23 @@ TEST_F(ConfigTest, PrivateL2PresetsAddUpPerCluster) {
     EXPECT_EQ(four.clusters.find("c")->l2.size.bytes, 4u * 512 * 1024);
     EXPECT_EQ(four.clusters.find("c")->l2.ways, 8u);
     // Its cores share the one modelled L2, where the chip's go through a DSU.
-    ASSERT_EQ(four.generic_defaults.size(), 1u);
-    EXPECT_NE(four.generic_defaults[0].find("cortex-a76 cores each have a private L2"), std::string::npos);
+    ASSERT_EQ(four.cache_warnings.size(), 1u);
+    EXPECT_NE(four.cache_warnings[0].find("cortex-a76 cores each have a private L2"), std::string::npos);
     const platform_config three = cluster("cortex-a76", 3);
     EXPECT_EQ(three.clusters.find("c")->l2.size.bytes, 3u * 512 * 1024);
     EXPECT_EQ(three.clusters.find("c")->l2.ways, 24u);  // 1.5MiB / (24 x 64B) = 1024 sets
     const platform_config nine = cluster("cortex-a76", 9);
     EXPECT_EQ(nine.clusters.find("c")->l2.size.bytes, l2_params{}.size.bytes);
-    ASSERT_EQ(nine.generic_defaults.size(), 2u);
-    EXPECT_NE(nine.generic_defaults[0].find("9 private 512KiB L2s need 72 ways"), std::string::npos)
-        << nine.generic_defaults[0];
-    EXPECT_NE(nine.generic_defaults[1].find("sets no l2.size: cohsim's generic defaults (1MiB)"), std::string::npos)
-        << nine.generic_defaults[1];
-    const platform_config x2 = cluster("cortex-x2", 2);
-    ASSERT_EQ(x2.generic_defaults.size(), 2u);
-    EXPECT_NE(x2.generic_defaults[1].find("clusters.c (cortex-x2) takes cache values from its preset that are estimates"),
+    ASSERT_EQ(nine.cache_warnings.size(), 1u);
+    EXPECT_NE(nine.cache_warnings[0].find("9 private 512KiB L2s need 72 ways as one cluster L2 (at most 64), so "
+                                          "cohsim's generic L2 (1MiB, 16 ways)"),
               std::string::npos)
-        << x2.generic_defaults[0];
+        << nine.cache_warnings[0];
+    const platform_config x2 = cluster("cortex-x2", 2);
+    ASSERT_EQ(x2.cache_warnings.size(), 2u);
+    EXPECT_NE(x2.cache_warnings[1].find("clusters.c (cortex-x2) takes cache values from its preset that are estimates"),
+              std::string::npos)
+        << x2.cache_warnings[0];
     // A key the config sets is its own; an override too.
     const std::string f = write("q.yaml", "clusters:\n  c: {freq: 2GHz, cores: 2, core: cortex-a76, l1: {hit_latency: "
                                           "7cycles}}\ntimer: {freq: 24MHz, evnti: 8}\ninterconnect: {freq: 1GHz}\n");
