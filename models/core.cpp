@@ -237,7 +237,14 @@ void core::run() {
     for (;;) wfe();  // a finished program idles
 }
 
-duration core::local_time() const { return {kernel::now().fs + m_ahead.fs}; }
+duration core::local_time() const {
+    return m_on_edge ? m_clock.time_of(m_k) : duration{kernel::now().fs + m_ahead.fs};
+}
+
+void core::set_local_time(duration t) {
+    m_ahead = {t.fs - kernel::now().fs};
+    m_on_edge = false;
+}
 
 void core::set_tick_phase(duration first_tick) {
     if (m_params.tick_period.fs > 0) m_next_tick = first_tick;
@@ -287,15 +294,17 @@ void core::take_due_interrupts() {
         m_event_register = true;  // the exception return is a WFE wake-up event ...
         if (m_mem) m_mem->clear_exclusive(m_agent);  // ... and clears the local monitor (arm-sync.md 3.2)
     }
-    m_ahead = {local.fs - kernel::now().fs};
+    set_local_time(local);
     if (m_alarm) m_alarm->arrival_changed(next_interrupt());
 }
 
 void core::sync() {
     take_due_interrupts();
-    if (m_ahead.fs == 0) return;
     const duration t = local_time();
+    // Caught up: the local time is simulated time (what a wait after this sees).
+    m_on_edge = false;
     m_ahead = {};
+    if (t.fs == kernel::now().fs) return;
     // Run ahead: nothing else happens before t, so no wait could be seen.
     if (t < m_queue.horizon()) return kernel::advance_to(t);
     sleep_until(t);
@@ -307,11 +316,25 @@ void core::sleep_until(duration t) {
 }
 
 void core::work(cycles n) {
-    const duration t = m_clock.edge_after(local_time(), n);
-    m_ahead = {t.fs - kernel::now().fs};
+    // Counted in the core's own cycles: the time of an edge is needed only
+    // when something looks at it (edge_after(local_time(), n), without
+    // computing each edge on the way).
     // A program that only computes must still let the others run: never get
-    // more than a microsecond ahead of the simulation.
-    if (m_ahead.fs > max_ahead_fs) sync();
+    // more than a microsecond ahead of the simulation. Edges up to m_safe_k
+    // are surely within it (each period at most the clock's longest), so
+    // only a step past it looks at the edge's time.
+    const std::uint64_t limit = kernel::now().fs + max_ahead_fs, longest = m_clock.longest_period_fs();
+    if (!m_on_edge) {
+        const duration t = local_time();
+        m_k = m_clock.next_edge_cycle(t), m_on_edge = true;
+        // That edge is less than one period after t.
+        m_safe_k = limit > t.fs + longest ? m_k + (limit - t.fs) / longest - 1 : 0;
+    }
+    m_k += n.n;
+    if (m_k <= m_safe_k) return;
+    const std::uint64_t at = m_clock.time_of(m_k).fs;
+    if (at > limit) return sync();
+    m_safe_k = m_k + (limit - at) / longest;
 }
 
 mem_response core::access(const mem_request& r) {
@@ -325,7 +348,7 @@ mem_response core::access(const mem_request& r) {
         m_queue.notify(m_mem_done);
     });
     if (!m_resp_ready) event_queue::wait(m_mem_done);
-    m_ahead = {m_resp.done.fs - kernel::now().fs};
+    set_local_time(m_resp.done);
     return m_resp;
 }
 
@@ -421,7 +444,7 @@ std::uint64_t core::load_result(unsigned ticket) {
     pending_load& p = m_loads.at(ticket);
     if (!p.active) throw std::logic_error("core " + m_id + ": load ticket redeemed twice");
     wait_answered(p);
-    if (p.resp.done.fs > local_time().fs) m_ahead = {p.resp.done.fs - kernel::now().fs};
+    if (p.resp.done.fs > local_time().fs) set_local_time(p.resp.done);
     p.active = false;
     --m_loads_active;
     return p.resp.value;
@@ -432,7 +455,7 @@ void core::drain_loads() {
     for (const auto& p : m_loads) {
         if (!p.active) continue;
         wait_answered(p);
-        if (p.resp.done.fs > local_time().fs) m_ahead = {p.resp.done.fs - kernel::now().fs};
+        if (p.resp.done.fs > local_time().fs) set_local_time(p.resp.done);
     }
     retire_stores();  // buffered stores are done too
 }

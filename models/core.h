@@ -282,7 +282,13 @@ private:
     memory_system* m_mem = nullptr;
     unsigned m_agent = 0;
     const std::vector<core*>* m_all = nullptr;
-    duration m_ahead;  // local time minus simulated time
+    // The core's local time: edge m_k of its clock (m_on_edge: after work()),
+    // else simulated time plus m_ahead.
+    duration m_ahead;
+    std::uint64_t m_k = 0;
+    bool m_on_edge = false;
+    void set_local_time(duration t);
+    std::uint64_t m_safe_k = 0;  // on edge: the edges up to here are within max_ahead
     static constexpr std::uint64_t max_ahead_fs = 1'000'000'000;  // 1 us
     event_queue& m_queue;
     signal m_mem_done;  // an access answered

@@ -70,6 +70,9 @@ public:
     }
     duration next_edge(duration t) const { return time_of(next_edge_cycle(t)); }
 
+    // An upper bound on any one period's length, in fs.
+    std::uint64_t longest_period_fs() const { return m_ssc.ppm == 0 ? m_period_fs + 1 : m_longest_period; }
+
     // The edge `n` cycles after the first edge at or after t.
     duration edge_after(duration t, cycles n) const { return time_of(next_edge_cycle(t) + n.n); }
 

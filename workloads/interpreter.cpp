@@ -176,8 +176,7 @@ void interpreter::fault(const insn& i, const std::string& what) const {
                              ", instruction address " + addr + ")");
 }
 
-void interpreter::use(int n) {
-    if (n < 0 || n >= zr || m_pending[n].ticket < 0) return;
+void interpreter::use_pending(int n) {
     const pending p = m_pending[n];
     m_pending[n].ticket = -1;
     const std::uint64_t v = m_core.load_result(static_cast<unsigned>(p.ticket));

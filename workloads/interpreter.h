@@ -38,8 +38,12 @@ public:
 
 private:
     void run_program();
-    // Waits for the load in flight to register n, if any, and writes its data.
-    void use(int n);
+    // Waits for the load in flight to register n, if any, and writes its data
+    // (inline: asked for every operand, it mostly finds none).
+    void use(int n) {
+        if (n >= 0 && n < asmx::zr && m_pending[n].ticket >= 0) use_pending(n);
+    }
+    void use_pending(int n);
     void use_all();
     void set(int n, std::uint64_t v, bool wide);
     std::uint64_t operand2(const asmx::insn& i) const;

@@ -40,7 +40,7 @@ void home::arrive(request_msg m) {
         }
     }
     m.arrived = kernel::now();
-    line_record& h = m_lines[m.line];
+    line_record& h = record(m.line);
     if (transaction_transition(h.phase, tevent::Request).kind == outcome::stall) {
         h.waiting.push_back(m);
         return;
@@ -179,12 +179,10 @@ void home::process(line_record& h, const request_msg& m) {
         const std::size_t n = m_clusters.size();
         tx.cluster_left.assign(n, 0);
         tx.cluster_ready.assign(n, duration{});
-        std::vector<bool> holders(n, false);
-        for (int a : t) ++tx.cluster_left[cluster_of(a)], holders[cluster_of(a)] = true;
-        const std::vector<bool> snooped = m_ic.clusters_to_snoop(std::move(holders), k, m.far);
+        for (int a : t) ++tx.cluster_left[cluster_of(a)];
         if (cell.mem_read) tx.ready = memory_data(line, k, now);
         for (unsigned j = 0; j < n; ++j) {
-            if (!snooped[j]) continue;
+            if (!m_ic.snoops_cluster(j, tx.cluster_left[j] > 0, k, m.far)) continue;
             ++tx.answers_left;
             ++m_ic.snoops;
             const duration at = net.snoop_to_scu(j, line, now);
@@ -216,7 +214,7 @@ duration home::memory_data(std::uint64_t line, unsigned k, duration now) {
         if (j == k || !m_clusters[j]->l2_holds(line)) continue;
         ++m_clusters[j]->l2_hits;
         ++m_ic.transfers;
-        ++m_lines[line].traffic.cross_cluster;
+        ++record(line).traffic.cross_cluster;
         const duration at = net.snoop_to_scu(j, line, now);
         return net.answer_to_home(j, line, net.in_cluster(j, at, m_clusters[j]->l2_latency()), true);
     }
@@ -224,7 +222,7 @@ duration home::memory_data(std::uint64_t line, unsigned k, duration now) {
 }
 
 void home::snoop_answered(unsigned k, unsigned agent_, std::uint64_t line, bool data, bool dirty) {
-    line_record& h = m_lines[line];
+    line_record& h = record(line);
     const duration at_scu = m_f.net->l1_to_scu(k, kernel::now());
     const int agent = static_cast<int>(agent_);
     if (!h.tx.global) {
@@ -251,12 +249,12 @@ void home::snoop_answered(unsigned k, unsigned agent_, std::uint64_t line, bool 
 
 void home::owner_answered(transaction& tx, bool data) {
     if (data && cluster_of(tx.owner_at_start) != cluster_of(static_cast<int>(tx.req.agent)))
-        ++m_ic.transfers, ++m_lines[tx.req.line].traffic.cross_cluster;
+        ++m_ic.transfers, ++record(tx.req.line).traffic.cross_cluster;
 }
 
 // A snoop answer reaches the point of serialisation.
 void home::answer(std::uint64_t line, int agent, bool data, bool dirty) {
-    line_record& h = m_lines[line];
+    line_record& h = record(line);
     transaction& tx = h.tx;
     if (transaction_transition(h.phase, tevent::Answer).kind != outcome::ok || tx.answers_left <= 0)
         m_f.protocol_error("unexpected snoop answer for line " + hex(line));
@@ -321,7 +319,7 @@ void home::far_result(line_record& h) {
 }
 
 void home::unblock(std::uint64_t line) {
-    line_record& h = m_lines[line];
+    line_record& h = record(line);
     step(h, tevent::Unblock, "unblock of an idle line", line);
     while (h.phase == tstate::Idle && !h.waiting.empty()) {
         auto best = h.waiting.begin();

@@ -71,8 +71,8 @@ public:
     // The requester's Unblock: the line serves its next request.
     void unblock(std::uint64_t line) override;
     // The line's current transaction is served at the interconnect.
-    bool serving_globally(std::uint64_t line) override { return m_lines[line].tx.global; }
-    void count_snoop(std::uint64_t line) override { ++m_lines[line].traffic.snoops; }
+    bool serving_globally(std::uint64_t line) override { return record(line).tx.global; }
+    void count_snoop(std::uint64_t line) override { ++record(line).traffic.snoops; }
     std::uint64_t arbitration_key(unsigned agent) const override { return m_ic.arbitration_key(agent); }
 
     // Every line seen, by address.
@@ -109,6 +109,14 @@ private:
         std::vector<request_msg> waiting;
     };
 
+    // The line's record (created on first use); the last one found is
+    // remembered (records never move: the map's nodes are stable).
+    line_record& record(std::uint64_t line) {
+        if (m_last && m_last_line == line) return *m_last;
+        line_record& r = m_lines[line];
+        m_last_line = line, m_last = &r;
+        return r;
+    }
     void process(line_record& h, const request_msg& m);
     void served(std::uint64_t line, protocol::hstate before, protocol::hevent ev, const protocol::home_cell& cell,
                 const request_msg& m);
@@ -144,6 +152,8 @@ private:
     dram& m_memory;
     counter& m_far_atomics;
     std::unordered_map<std::uint64_t, line_record> m_lines;
+    std::uint64_t m_last_line = 0;
+    line_record* m_last = nullptr;
 };
 
 }  // namespace cohsim

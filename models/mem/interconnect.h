@@ -112,15 +112,12 @@ public:
     // A message that holds no channel: from the next edge, `latency` cycles.
     duration through(duration t, cycles latency) const { return m_clock.edge_after(m_clock.next_edge(t), latency); }
 
-    // The clusters a request served here snoops: with a snoop filter, those
-    // that hold the line (`holders`, true per cluster); broadcasting, every
-    // cluster but the requester's `k` (and `k` too for a far atomic, whose
-    // own copy must go).
-    std::vector<bool> clusters_to_snoop(std::vector<bool> holders, unsigned k, bool far) const {
-        if (!m_p.snoop_filter)
-            for (unsigned j = 0; j < holders.size(); ++j)
-                if (j != k || far) holders[j] = true;
-        return holders;
+    // Whether a request from cluster `k` served here snoops cluster `j`:
+    // with a snoop filter, when `j` holds the line; broadcasting, every
+    // cluster but the requester's (and `k` too for a far atomic, whose own
+    // copy must go).
+    bool snoops_cluster(unsigned j, bool holds, unsigned k, bool far) const {
+        return holds || (!m_p.snoop_filter && (j != k || far));
     }
 
     // Arbitration: requests for one line that arrive at the same time are

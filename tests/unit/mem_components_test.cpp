@@ -103,12 +103,17 @@ TEST(Interconnect, ArbitrationOrdersSimultaneousRequests) {
 TEST(Interconnect, ASnoopFilterSnoopsOnlyTheHoldersBroadcastEveryOtherCluster) {
     interconnect_params p = ic_params(500);
     const std::vector<bool> holders = {false, false, true, false};  // cluster 2 holds the line
+    auto clusters_to_snoop = [&](const interconnect& ic, unsigned k, bool far) {
+        std::vector<bool> out;
+        for (unsigned j = 0; j < holders.size(); ++j) out.push_back(ic.snoops_cluster(j, holders[j], k, far));
+        return out;
+    };
     p.snoop_filter = true;
-    EXPECT_EQ(interconnect(p, 1, 4).clusters_to_snoop(holders, 0, false), holders);
+    EXPECT_EQ(clusters_to_snoop(interconnect(p, 1, 4), 0, false), holders);
     p.snoop_filter = false;
-    EXPECT_EQ(interconnect(p, 1, 4).clusters_to_snoop(holders, 0, false), (std::vector<bool>{false, true, true, true}));
+    EXPECT_EQ(clusters_to_snoop(interconnect(p, 1, 4), 0, false), (std::vector<bool>{false, true, true, true}));
     // A far atomic snoops the requester's own cluster too.
-    EXPECT_EQ(interconnect(p, 1, 4).clusters_to_snoop(holders, 0, true), (std::vector<bool>{true, true, true, true}));
+    EXPECT_EQ(clusters_to_snoop(interconnect(p, 1, 4), 0, true), (std::vector<bool>{true, true, true, true}));
 }
 
 TEST(Cluster, HopsAreInTheClustersOwnCycles) {
