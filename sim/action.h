@@ -18,6 +18,11 @@ public:
     action() = default;
     template <class F, class = std::enable_if_t<!std::is_same_v<std::decay_t<F>, action>>>
     action(F f) {  // NOLINT: implicit, like std::function
+        set(f);
+    }
+    // Becomes `f` (built in place: no copy of the whole buffer).
+    template <class F>
+    void set(const F& f) {
         static_assert(sizeof(F) <= capacity, "an event-queue action captures at most 48 bytes");
         static_assert(alignof(F) <= alignof(std::max_align_t), "an event-queue action's captures are over-aligned");
         static_assert(std::is_trivially_copyable_v<F> && std::is_trivially_destructible_v<F>,

@@ -12,19 +12,19 @@ event_queue::event_queue(const sc_core::sc_module_name& name) : sc_module(name) 
     sensitive << m_event;
 }
 
-void event_queue::at(duration when, std::uint64_t rank, action a) {
+action& event_queue::place(duration when, std::uint64_t rank) {
     if (when.fs < kernel::now().fs) throw std::logic_error("event_queue: action scheduled in the past");
     std::uint32_t slot;
     if (m_free.empty()) {
         slot = static_cast<std::uint32_t>(m_actions.size());
-        m_actions.push_back(a);
+        m_actions.emplace_back();
     } else {
         slot = m_free.back();
         m_free.pop_back();
-        m_actions[slot] = a;
     }
     m_q.push({when.fs, rank, m_seq++, slot});
-    arm();
+    if (!m_firing) arm();
+    return m_actions[slot];
 }
 
 void event_queue::ready(process& p) {

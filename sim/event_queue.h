@@ -25,6 +25,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -45,8 +46,15 @@ public:
     SC_HAS_PROCESS(event_queue);
     explicit event_queue(const sc_core::sc_module_name& name);
 
-    // Runs `a` at absolute simulated time `when` (not before now).
-    void at(duration when, std::uint64_t rank, action a);
+    // Runs `f` (an action, or what one is built from) at absolute simulated
+    // time `when` (not before now).
+    template <class F>
+    void at(duration when, std::uint64_t rank, const F& f) {
+        if constexpr (std::is_same_v<F, action>)
+            place(when, rank) = f;
+        else
+            place(when, rank).set(f);
+    }
     std::size_t pending() const { return m_q.size(); }
 
     // Runs `p` after the actions of the current time (once, however often
@@ -102,6 +110,8 @@ private:
     private:
         std::vector<key> m_v;
     };
+    // A new action's place in the pool, its key queued (the caller fills it).
+    action& place(duration when, std::uint64_t rank);
     void fire();
     void arm();
     void run_time(std::uint64_t t);  // the actions of time t and the processes they make ready

@@ -7,11 +7,9 @@ namespace cohsim::kernel {
 namespace detail {
 std::uint64_t model_now_fs = 0;
 bool stopped = false;
+std::uint64_t events = 0, switches = 0, actions = 0;
 }
 namespace {
-std::uint64_t g_events = 0;
-std::uint64_t g_switches = 0;
-std::uint64_t g_actions = 0;
 std::uint64_t g_slice_end_fs = 0;
 bool g_exact = false;
 std::uint64_t g_stop_fs = 0;
@@ -25,10 +23,7 @@ void init() {
     sc_core::sc_set_time_resolution(1, sc_core::SC_FS);
 }
 
-void advance_to(duration t) {
-    if (t.fs < now().fs) throw std::logic_error("kernel: the model's clock cannot go back");
-    detail::model_now_fs = t.fs;
-}
+void detail::went_back() { throw std::logic_error("kernel: the model's clock cannot go back"); }
 
 duration horizon() {
     const duration n = now();
@@ -58,12 +53,5 @@ void stop(duration at) {
     sc_core::sc_pause();
 }
 duration stop_time() { return {g_stop_fs}; }
-
-void count_event() { ++g_events; }
-std::uint64_t events() { return g_events; }
-void count_switch() { ++g_switches; }
-std::uint64_t switches() { return g_switches; }
-void count_action() { ++g_actions; }
-std::uint64_t actions() { return g_actions; }
 
 }  // namespace cohsim::kernel

@@ -40,7 +40,13 @@ inline duration now() {
 // SystemC's own time (sc_time_stamp), never ahead of now().
 inline duration kernel_time() { return {sc_core::sc_get_curr_simcontext()->time_stamp().value()}; }
 // The model's clock moves on to `t` (not earlier than now()).
-void advance_to(duration t);
+namespace detail {
+[[noreturn]] void went_back();
+}
+inline void advance_to(duration t) {
+    if (t.fs < now().fs) detail::went_back();
+    detail::model_now_fs = t.fs;
+}
 
 // The earliest time at which anything may happen besides the caller: SystemC
 // activity pending (now, if another process is runnable), or the end of the
@@ -71,15 +77,19 @@ duration stop_time();
 // The end of the current sc_start: the event queue returns to the kernel there.
 duration slice_end();
 
+// The kernel's counts, inline (counted once per activation, switch and action).
+namespace detail {
+extern std::uint64_t events, switches, actions;
+}
 // Every SC_METHOD/SC_THREAD activation of a cohsim model calls this once.
-void count_event();
-std::uint64_t events();
+inline void count_event() { ++detail::events; }
+inline std::uint64_t events() { return detail::events; }
 // Every resumption of a model process (process.h: a switch of stacks, not a
 // kernel activation) calls this once, and every action the event queue runs.
-void count_switch();
-std::uint64_t switches();
-void count_action();
-std::uint64_t actions();
+inline void count_switch() { ++detail::switches; }
+inline std::uint64_t switches() { return detail::switches; }
+inline void count_action() { ++detail::actions; }
+inline std::uint64_t actions() { return detail::actions; }
 // The simulation's events: actions run and processes resumed. Unlike the
 // kernel's activations, the same for a config and seed however the run is
 // sliced.

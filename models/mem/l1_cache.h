@@ -81,9 +81,15 @@ public:
         std::uint64_t flow = 0;    // its request's flow arrow
     };
     std::vector<op> ops = std::vector<op>(max_outstanding);
+    unsigned active_ops = 0;  // how many of ops are active (the scans stop when all are seen)
     op* op_for(std::uint64_t line) {
-        for (auto& o : ops)
-            if (o.active && line_of(o.req.addr) == line) return &o;
+        unsigned seen = 0;
+        for (auto& o : ops) {
+            if (seen == active_ops) break;
+            if (!o.active) continue;
+            if (line_of(o.req.addr) == line) return &o;
+            ++seen;
+        }
         return nullptr;
     }
 

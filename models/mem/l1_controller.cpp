@@ -38,6 +38,7 @@ void l1_controller::access(const mem_request& r, std::function<void(const mem_re
     if (free == c.ops.end()) throw std::logic_error("core issued more accesses than it may have outstanding");
     op& o = *free;
     o.active = true;
+    ++c.active_ops;
     o.issued_at = kernel::now();
     o.req = r;
     o.done = std::move(done);
@@ -92,6 +93,7 @@ void l1_controller::finish(op& o, const mem_response& resp) {
     if (m_f.obs.trace && o.missed) m_f.obs.trace->slice(cores_group, m_c.core + " memory", o.what, o.issued_at, resp.done);
     o.missed = false;
     o.active = false;
+    --m_c.active_ops;
     auto done = std::move(o.done);
     done(resp);
 }
