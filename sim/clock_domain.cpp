@@ -100,12 +100,25 @@ std::uint64_t clock_domain::spread_next_edge_cycle(duration t) const {
     if (t.fs == 0) return 0;
     // The last answer, or the edge after it: most queries.
     if (t.fs == m_ssc_t && m_ssc_k > 0) return m_ssc_k;
-    if (t.fs > m_ssc_t && t.fs - m_ssc_t <= m_longest_period) {  // beyond it, the next edge is before t
-        const std::uint64_t t1 = time_of(m_ssc_k + 1).fs;
-        if (t.fs <= t1) {
-            m_ssc_k += 1, m_ssc_t = t1;
-            return m_ssc_k;
+    if (t.fs > m_ssc_t && t.fs - m_ssc_t <= (m_period_fs << 8)) {
+        // A few hundred periods on from the last answer: every period lies
+        // between P (the nominal one's whole fs) and the longest, so the edge
+        // is among the few between gap / longest and gap / P cycles on (often
+        // one: no edge time needed); a binary search among them.
+        const std::uint64_t gap = t.fs - m_ssc_t;
+        std::uint64_t lo = m_ssc_k + (gap + m_longest_period - 1) / m_longest_period;
+        std::uint64_t hi = m_ssc_k + (gap + m_period_fs - 1) / m_period_fs;
+        std::uint64_t hi_t = 0;  // time_of(hi), once computed
+        while (lo < hi) {
+            const std::uint64_t mid = lo + (hi - lo) / 2;
+            const std::uint64_t at = time_of(mid).fs;
+            if (at >= t.fs)
+                hi = mid, hi_t = at;
+            else
+                lo = mid + 1;
         }
+        if (hi_t != 0) m_ssc_k = hi, m_ssc_t = hi_t;
+        return hi;
     }
     // Else guess from the mean period (the nominal one stretched by ppm/2).
     // Then Newton steps on the local period (the stretch is the triangle's value

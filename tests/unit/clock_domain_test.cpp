@@ -179,6 +179,31 @@ TEST(ClockDomain, SpreadSpectrumEdgeQueriesInvertTimeOf) {
     }
 }
 
+// Queries a few periods to a few hundred periods after the last answer (how
+// a message's next hop asks): the answer lies between gap / longest period
+// and gap / nominal period on, found with few or no edge times. Checked
+// against a second domain's edge times (no state shared): the first edge at
+// or after t.
+TEST(ClockDomain, SpreadSpectrumQueriesAheadOfTheLastAnswerAreTheFirstEdgeAtOrAfter) {
+    for (std::uint32_t ppm : {1u, 3'615u, 50'000u}) {
+        for (std::uint64_t hz : {533'000'000ULL, 1'800'000'000ULL, 1'000'000'000ULL}) {
+            clock_domain d("d", frequency{hz}, spread_spectrum{ppm, frequency{31'000}, 777});
+            const clock_domain oracle("o", frequency{hz}, spread_spectrum{ppm, frequency{31'000}, 777});
+            std::uint64_t state = 5, t = 1;
+            for (int i = 0; i < 20'000; ++i) {
+                state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+                const std::uint64_t period = 1'000'000'000'000'000ULL / hz;
+                t += (state >> 33) % (300 * period);  // 0 to 300 periods on
+                const std::uint64_t k = d.next_edge_cycle(duration{t});
+                ASSERT_GE(oracle.time_of(k).fs, t) << ppm << " " << hz << " t=" << t;
+                if (k > 0) {
+                    ASSERT_LT(oracle.time_of(k - 1).fs, t) << ppm << " " << hz << " t=" << t;
+                }
+            }
+        }
+    }
+}
+
 TEST(ClockDomain, SpreadSpectrumRejectsImpossibleRates) {
     EXPECT_THROW(clock_domain("x", frequency{1'000'000}, spread_spectrum{100, frequency{0}, 0}), std::invalid_argument);
     EXPECT_THROW(clock_domain("x", frequency{1'000'000}, spread_spectrum{100, frequency{600'000}, 0}), std::invalid_argument);
