@@ -20,12 +20,6 @@ bool exclusive_monitor::store_exclusive(std::uint64_t addr) {
     return ok;
 }
 
-bool exclusive_monitor::other_write(std::uint64_t addr) {
-    if (!holds(addr)) return false;
-    m_armed = false;
-    return true;
-}
-
 bool exclusive_monitor::line_lost(std::uint64_t line_addr, std::uint64_t line_bytes) {
     if (!overlaps(line_addr, line_bytes)) return false;
     m_armed = false;

@@ -42,7 +42,11 @@ public:
 
     // Another observer wrote (or took for writing) `addr`'s granule.
     // Returns true if that cleared this monitor's reservation.
-    bool other_write(std::uint64_t addr);
+    bool other_write(std::uint64_t addr) {  // inline: asked of every other core on every write
+        if (!holds(addr)) return false;
+        m_armed = false;
+        return true;
+    }
     // The line holding `addr` left this core's cache (eviction or snoop).
     // Returns true if that cleared the reservation.
     bool line_lost(std::uint64_t line_addr, std::uint64_t line_bytes);
