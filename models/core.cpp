@@ -323,15 +323,18 @@ void core::work(cycles n) {
     // more than a microsecond ahead of the simulation. Edges up to m_safe_k
     // are surely within it (each period at most the clock's longest), so
     // only a step past it looks at the edge's time.
+    if (m_on_edge) {
+        m_k += n.n;
+        if (m_k <= m_safe_k) return;  // the common case: a few cycles on
+    }
     const std::uint64_t limit = kernel::now().fs + max_ahead_fs, longest = m_clock.longest_period_fs();
     if (!m_on_edge) {
         const duration t = local_time();
-        m_k = m_clock.next_edge_cycle(t), m_on_edge = true;
+        m_k = m_clock.next_edge_cycle(t) + n.n, m_on_edge = true;
         // That edge is less than one period after t.
-        m_safe_k = limit > t.fs + longest ? m_k + (limit - t.fs) / longest - 1 : 0;
+        m_safe_k = limit > t.fs + longest ? m_k - n.n + (limit - t.fs) / longest - 1 : 0;
+        if (m_k <= m_safe_k) return;
     }
-    m_k += n.n;
-    if (m_k <= m_safe_k) return;
     const std::uint64_t at = m_clock.time_of(m_k).fs;
     if (at > limit) return sync();
     m_safe_k = m_k + (limit - at) / longest;

@@ -112,6 +112,7 @@ void interpreter::loads_to(int n, std::uint64_t addr, const insn& i) {
         return;
     }
     m_pending[n] = {static_cast<int>(m_core.load_async(addr, i.size)), i.wide, i.sign ? 8 * i.size : 0};
+    m_pending_mask |= std::uint32_t{1} << n;
 }
 
 std::uint64_t interpreter::operand2(const insn& i) const {
@@ -179,6 +180,7 @@ void interpreter::fault(const insn& i, const std::string& what) const {
 void interpreter::use_pending(int n) {
     const pending p = m_pending[n];
     m_pending[n].ticket = -1;
+    m_pending_mask &= ~(std::uint32_t{1} << n);
     const std::uint64_t v = m_core.load_result(static_cast<unsigned>(p.ticket));
     set(n, p.sign_bits ? sign_extend(v, p.sign_bits) : v, p.wide);
 }
@@ -256,9 +258,11 @@ void interpreter::run_program() {
         }
         // Load-to-use: an instruction that names a register whose load is
         // still in flight (to read it, or to overwrite it) waits for the data.
-        use(i.rd), use(i.rn), use(i.rm), use(i.rs), use(i.rt2);
-        if (i.o == op::bl || i.o == op::blr || i.o == op::ret) use(30);
-        if (i.o == op::casp) use(i.rs + 1);
+        if (m_pending_mask != 0) {
+            use(i.rd), use(i.rn), use(i.rm), use(i.rs), use(i.rt2);
+            if (i.o == op::bl || i.o == op::blr || i.o == op::ret) use(30);
+            if (i.o == op::casp) use(i.rs + 1);
+        }
         const std::uint8_t checks = m_checks[pc];
         if (checks & check_before) checks_before(i);
         std::size_t next = pc + 1;

@@ -41,7 +41,7 @@ private:
     // Waits for the load in flight to register n, if any, and writes its data
     // (inline: asked for every operand, it mostly finds none).
     void use(int n) {
-        if (n >= 0 && n < asmx::zr && m_pending[n].ticket >= 0) use_pending(n);
+        if (n >= 0 && n < asmx::zr && (m_pending_mask >> n & 1)) use_pending(n);
     }
     void use_pending(int n);
     void use_all();
@@ -79,6 +79,7 @@ private:
         unsigned sign_bits = 0;  // LDRS*: sign-extend from this many bits
     };
     pending m_pending[32];
+    std::uint32_t m_pending_mask = 0;  // bit n: register n has a load in flight
     bool m_n = false, m_z = false, m_c = false, m_v = false;
     std::uint64_t m_retired = 0;
     bool m_lse;   // the core has LSE atomics (Armv8.1+)
