@@ -28,6 +28,7 @@
 // components.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -109,12 +110,14 @@ private:
         std::vector<request_msg> waiting;
     };
 
-    // The line's record (created on first use); the last one found is
-    // remembered (records never move: the map's nodes are stable).
+    // The line's record (created on first use); recent ones are remembered
+    // in a small direct-mapped table (records never move: the map's nodes
+    // are stable).
     line_record& record(std::uint64_t line) {
-        if (m_last && m_last_line == line) return *m_last;
+        recent& slot = m_recent[(line / line_bytes) % m_recent.size()];
+        if (slot.rec && slot.line == line) return *slot.rec;
         line_record& r = m_lines[line];
-        m_last_line = line, m_last = &r;
+        slot = {line, &r};
         return r;
     }
     void process(line_record& h, const request_msg& m);
@@ -152,8 +155,11 @@ private:
     dram& m_memory;
     counter& m_far_atomics;
     std::unordered_map<std::uint64_t, line_record> m_lines;
-    std::uint64_t m_last_line = 0;
-    line_record* m_last = nullptr;
+    struct recent {
+        std::uint64_t line = 0;
+        line_record* rec = nullptr;
+    };
+    std::array<recent, 16> m_recent{};
 };
 
 }  // namespace cohsim
