@@ -27,7 +27,10 @@
 // entered in both, as an edge's own time maps to itself). The same edges are
 // asked about again and again (a message's arrival is the next hop's
 // departure), and a remembered answer costs a multiply, a load and a compare
-// instead of the closed form.
+// instead of the closed form. With spread spectrum, the first edge at or
+// after a time shortly past the last answer is found from the bounds on a
+// period (the nominal one's whole fs, longest_period_fs()): often one
+// candidate, no edge time computed.
 #pragma once
 
 #include <array>
