@@ -15,7 +15,7 @@ namespace {
 constexpr int max_test_register = 19;  // x20-x25 and x30 are the harness's
 
 std::string trim(const std::string& s) {
-    const auto b = s.find_first_not_of(" \t\r"), e = s.find_last_not_of(" \t\r");
+    const auto b = s.find_first_not_of(" \t\r\n"), e = s.find_last_not_of(" \t\r\n");
     return b == std::string::npos ? "" : s.substr(b, e - b + 1);
 }
 
@@ -30,7 +30,9 @@ public:
         // Comments out, line numbers kept; an `expect:` in one is the stated verdict.
         std::string clean;
         for (std::size_t i = 0; i < text.size();) {
-            if (text.compare(i, 2, "(*") == 0) {
+            if (text.compare(i, 2, "//") == 0) {  // a C-style comment, to the end of its line
+                while (i < text.size() && text[i] != '\n') clean += ' ', ++i;
+            } else if (text.compare(i, 2, "(*") == 0) {
                 const auto end = text.find("*)", i + 2);
                 if (end == std::string::npos) fail(line_at(text, i), "a comment '(*' is never closed", "'*)'");
                 const std::string body = text.substr(i + 2, end - i - 2);
@@ -211,17 +213,32 @@ private:
         if (std::find(m_t.observed.begin(), m_t.observed.end(), o) == m_t.observed.end()) m_t.observed.push_back(o);
     }
 
+    // The initial state, over one line or many: `0:X1=x;` (a register holds
+    // a location's address or a number), `x=1;`, and C declarations as herd7
+    // writes them, `int x=1;` or `uint64_t y;` (a location, 0 unless given).
     void parse_init(const std::string& init, int line) {
         std::stringstream in(init);
-        for (std::string item; std::getline(in, item, ';');) {
-            item = trim(item);
-            const int at = line;
+        int start = line;  // the line each item's text starts on
+        for (std::string raw; std::getline(in, raw, ';'); start += static_cast<int>(std::count(raw.begin(), raw.end(), '\n'))) {
+            const std::string item = trim(raw);
             if (item.empty()) continue;
+            const int item_line = start + static_cast<int>(std::count(raw.begin(), raw.begin() + static_cast<std::ptrdiff_t>(raw.find(item)), '\n'));
             const auto eq = item.find('=');
-            if (eq == std::string::npos) fail(at, "'" + item + "' in the initial state", "0:X1=x (a register) or x=1 (a location)");
+            if (eq == std::string::npos) {
+                // A declaration with no value: `TYPE NAME`.
+                static const std::regex decl("(?:(?:unsigned|signed|const|volatile)\\s+)*[A-Za-z_][A-Za-z0-9_]*\\s+([A-Za-z_][A-Za-z0-9_.]*)");
+                std::smatch m;
+                if (!std::regex_match(item, m, decl))
+                    fail(item_line, "'" + item + "' in the initial state",
+                         "0:X1=x (a register), x=1 (a location) or a declaration such as 'uint64_t x;'");
+                add_location(m[1], item_line);
+                m_t.location_init[m[1]] = 0;
+                continue;
+            }
+            const int at = item_line;
             std::string lhs = trim(item.substr(0, eq));
             const std::string rhs = trim(item.substr(eq + 1));
-            if (const auto sp = lhs.find_last_of(" \t"); sp != std::string::npos) lhs = trim(lhs.substr(sp + 1));  // a C type before it
+            if (const auto sp = lhs.find_last_of(" \t\n"); sp != std::string::npos) lhs = trim(lhs.substr(sp + 1));  // a C type before it
             const observable o = read_observable(lhs, at);
             if (o.thread >= 0) {
                 if (!rhs.empty() && (std::isdigit(static_cast<unsigned char>(rhs[0])) != 0)) {

@@ -3,9 +3,12 @@
 //
 // A test:
 //   AArch64 NAME
-//   "optional description"            (and (* comments *) anywhere)
+//   "optional description"            (and (* comments *) or // to the end of
+//                                     a line, anywhere)
 //   { 0:X1=x; 1:X1=x; x=0; }          initial registers (a location's address
-//                                     or a number) and locations (default 0)
+//                                     or a number) and locations (default 0),
+//                                     over one line or many; C declarations as
+//                                     herd7 writes them: int x=1; uint64_t y;
 //    P0            | P1            ;  one column per thread, `;` ends a row
 //    LDXR W0,[X1]  | MOV W2,#1     ;
 //    ...

@@ -77,6 +77,46 @@ TEST(Litmus, ErrorsNameTheLine) {
     EXPECT_NE(message("AArch64 T\n{ 0:X1=x; }\n P0 ;\n NOP ;\nexists (x=1\n").find("never closed"), std::string::npos);
 }
 
+// As herd7's own files and the test suites in the wild write them: the
+// initial state over several lines, C declarations with and without a value,
+// comments in both styles; a bad item named by its own line.
+TEST(Litmus, ParsesHerdFilesAsWrittenInTheWild) {
+    const char* const sb = R"(AArch64 SB+dmbs
+// store buffering, with barriers
+{
+  int x=0; uint64_t y;   // both zero
+  unsigned long z=3;
+  0:X1=x; 0:X3=y;
+  1:X1=y; 1:X3=x;
+}
+ P0          | P1          ; (* rows as usual *)
+ MOV W0,#1   | MOV W0,#1   ;
+ STR W0,[X1] | STR W0,[X1] ;
+ DMB SY      | DMB SY      ;
+ LDR W2,[X3] | LDR W2,[X3] ;
+exists (0:X2=0 /\ 1:X2=0)
+)";
+    const test t = parse(sb, "sb.litmus");
+    EXPECT_EQ(t.name, "SB+dmbs");
+    EXPECT_EQ(t.locations, (std::vector<std::string>{"x", "y", "z"}));
+    EXPECT_EQ(t.location_init.at("x"), 0u);
+    EXPECT_EQ(t.location_init.at("y"), 0u);
+    EXPECT_EQ(t.location_init.at("z"), 3u);
+    EXPECT_EQ(t.reg_init[0].at(1), "x");
+    EXPECT_EQ(t.reg_init[1].at(3), "x");
+    EXPECT_EQ(t.code[1], (std::vector<std::string>{"MOV W0,#1", "STR W0,[X1]", "DMB SY", "LDR W2,[X3]"}));
+    ASSERT_EQ(t.observed.size(), 2u);  // what the condition reads: 0:X2, 1:X2
+    EXPECT_TRUE(holds(*t.condition, t, outcome{0, 0}));
+    EXPECT_FALSE(holds(*t.condition, t, outcome{0, 1}));
+    // An item the state cannot read is named at its own line (the fourth).
+    try {
+        parse("AArch64 T\n{\n 0:X1=x;\n int *p;\n}\n P0 ;\n NOP ;\nexists (x=0)\n", "t.litmus");
+        ADD_FAILURE() << "parsed";
+    } catch (const cfg::config_error& e) {
+        EXPECT_NE(std::string(e.what()).find("t.litmus:4:1: 'int *p' in the initial state"), std::string::npos) << e.what();
+    }
+}
+
 // Every shipped test's harness assembles, with each thread's labels its own.
 TEST(Litmus, ShippedTestsHarnessesAssemble) {
     int n = 0;
