@@ -285,6 +285,17 @@ int cmd_litmus(const std::vector<std::string>& args) {
         for (const auto& o : json::parse(read_file((bd / "outcomes.json").string())))
             counts[o.at("values").get<std::vector<std::uint64_t>>()] += o.at("count").get<std::uint64_t>();
     }
+    // herd7's filter: the runs it does not hold for are left out (and said how many).
+    std::uint64_t filtered_out = 0;
+    if (test.filter)
+        for (auto it = counts.begin(); it != counts.end();) {
+            if (litmus::holds(*test.filter, test, it->first)) {
+                ++it;
+            } else {
+                filtered_out += it->second;
+                it = counts.erase(it);
+            }
+        }
     std::uint64_t pos = 0, neg = 0;
     for (const auto& [v, c] : counts) (litmus::holds(*test.condition, test, v) ? pos : neg) += c;
     const bool validated = test.q == litmus::quantifier::exists ? pos > 0 : test.q == litmus::quantifier::not_exists ? pos == 0 : neg == 0;
@@ -295,6 +306,7 @@ int cmd_litmus(const std::vector<std::string>& args) {
     for (const auto& [v, c] : counts)
         std::cout << std::left << std::setw(6) << c << (litmus::holds(*test.condition, test, v) ? "*>" : ":>")
                   << litmus::state_text(test, v) << "\n";
+    if (test.filter) std::cout << "Filter " << test.filter_text << ": " << filtered_out << " runs left out\n";
     std::cout << (validated ? "Ok" : "No") << "\nWitnesses\nPositive: " << pos << ", Negative: " << neg << "\n"
               << "Condition " << q << " " << test.condition_text << " is " << (validated ? "" : "NOT ") << "validated\n"
               << "Observation " << test.name << " " << observation << " " << pos << " " << neg << "\n"
@@ -316,6 +328,7 @@ int cmd_litmus(const std::vector<std::string>& args) {
             states.push_back(s);
         }
         j["states"] = states;
+        if (test.filter) j["filter"] = {{"condition", test.filter_text}, {"left_out", filtered_out}};
         json placements = json::array();
         for (const auto& bp : plans) placements.push_back(bp.cores);
         j["placements"] = placements;

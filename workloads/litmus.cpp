@@ -104,7 +104,7 @@ public:
             const std::string l = trim(m_lines[i]);
             if (l.empty()) continue;
             if (l.find(';') == std::string::npos || l.rfind("exists", 0) == 0 || l.rfind("~", 0) == 0 ||
-                l.rfind("forall", 0) == 0 || l.rfind("locations", 0) == 0)
+                l.rfind("forall", 0) == 0 || l.rfind("locations", 0) == 0 || l.rfind("filter", 0) == 0)
                 break;
             const auto row = cells(i);
             if (row.size() != header.size())
@@ -128,6 +128,15 @@ public:
                 if (!trim(item).empty()) add_observed(read_observable(trim(item), cond_line));
             rest = trim(rest.substr(close + 1));
         }
+        if (rest.rfind("filter", 0) == 0) {
+            // filter COND: the runs it does not hold for are left out.
+            std::size_t q = std::string::npos;
+            for (const char* kw : {"~exists", "~ exists", "exists", "forall"}) q = std::min(q, rest.find(kw, 6));
+            m_t.filter_text = trim(rest.substr(6, q == std::string::npos ? std::string::npos : q - 6));
+            if (m_t.filter_text.empty()) fail(cond_line, "'filter' without its condition", "filter (0:X0=1) before the final condition");
+            m_t.filter = parse_whole(m_t.filter_text, cond_line);
+            rest = q == std::string::npos ? "" : trim(rest.substr(q));
+        }
         if (rest.rfind("~exists", 0) == 0 || rest.rfind("~ exists", 0) == 0) {
             m_t.q = quantifier::not_exists;
             rest = rest.substr(rest.find("exists") + 6);
@@ -142,12 +151,7 @@ public:
                  "exists (...), ~exists (...) or forall (...)");
         }
         m_t.condition_text = trim(rest);
-        m_cond = m_t.condition_text;
-        m_cond_line = cond_line;
-        m_pos = 0;
-        m_t.condition = parse_or();
-        skip_space();
-        if (m_pos != m_cond.size()) fail(cond_line, "'" + m_cond.substr(m_pos) + "' after the condition", "the end of the file");
+        m_t.condition = parse_whole(m_t.condition_text, cond_line);
         std::sort(m_t.observed.begin(), m_t.observed.end());
         return std::move(m_t);
     }
@@ -263,6 +267,17 @@ private:
             m_t.registers[t].insert(r);
         }
         m_t.code[t].push_back(code);
+    }
+
+    // A whole condition (the final one, or a filter), read from `text`.
+    std::unique_ptr<expr> parse_whole(const std::string& text, int line) {
+        m_cond = text;
+        m_cond_line = line;
+        m_pos = 0;
+        auto e = parse_or();
+        skip_space();
+        if (m_pos != m_cond.size()) fail(line, "'" + m_cond.substr(m_pos) + "' after the condition", "the end of the file");
+        return e;
     }
 
     // ---- the condition: or := and ('\/' and)*; and := unary ('/\' unary)*

@@ -13,6 +13,8 @@
 //    LDXR W0,[X1]  | MOV W2,#1     ;
 //    ...
 //   locations [x; 0:X4;]              (optional) more values to report
+//   filter (0:X0=1)                   (optional) runs it does not hold for
+//                                     are left out of the counts
 //   exists (0:X0=0 /\ x=1)            or ~exists (...), forall (...); atoms
 //                                     T:Xn=V, LOC=V, [LOC]=V; /\ \/ ~ ( )
 // A comment `(* expect: Never *)` (or Sometimes, Always) states the verdict
@@ -72,6 +74,8 @@ struct test {
     quantifier q = quantifier::exists;
     std::string condition_text;                              // as written, after the quantifier
     std::unique_ptr<expr> condition;
+    std::string filter_text;                                 // `filter COND`, as written; "" none
+    std::unique_ptr<expr> filter;                            // null: every run counts
     std::vector<observable> observed;                        // what each run records, sorted
     std::string expect;                                      // "", "Never", "Sometimes" or "Always"
     int threads() const { return static_cast<int>(code.size()); }

@@ -117,6 +117,18 @@ exists (0:X2=0 /\ 1:X2=0)
     }
 }
 
+TEST(Litmus, AFilterIsReadBeforeTheCondition) {
+    const test t = parse("AArch64 F\n{ 0:X1=x; }\n P0 ;\n LDR W0,[X1] ;\nfilter (0:X0=1 \\/ x=2)\nexists (x=1)\n", "f.litmus");
+    EXPECT_EQ(t.filter_text, "(0:X0=1 \\/ x=2)");
+    EXPECT_EQ(t.condition_text, "(x=1)");
+    ASSERT_TRUE(t.filter);
+    ASSERT_EQ(t.observed.size(), 2u);  // 0:X0, x: the filter's values are recorded too
+    EXPECT_TRUE(holds(*t.filter, t, outcome{1, 0}));
+    EXPECT_TRUE(holds(*t.filter, t, outcome{0, 2}));
+    EXPECT_FALSE(holds(*t.filter, t, outcome{0, 1}));
+    EXPECT_FALSE(parse(mp, "mp.litmus").filter);  // none: every run counts
+}
+
 // Every shipped test's harness assembles, with each thread's labels its own.
 TEST(Litmus, ShippedTestsHarnessesAssemble) {
     int n = 0;
