@@ -72,6 +72,11 @@ when the runs contradict it. The shipped tests, workloads/litmus/*.litmus (a
 name alone finds them from anywhere), are the exclusive-monitor and LSE rules
 of the Arm ARM (B2.9, C3.2.12).
 
+The file may be as herd7 writes it: the initial state over several lines,
+C declarations (int x=1; uint64_t y;), comments (* ... *) or // ...,
+locations [...], and filter (...) before the condition: the runs the filter
+does not hold for are left out of the histogram and counted.
+
 Registers X0-X19 are the test's; the harness uses X20 and up. Each location
 has a cache line of its own. Each batch's config and program stay in --out
 (a temporary folder unless given): `cohsim run OUT/batch-0/config.yaml
