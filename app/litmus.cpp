@@ -91,6 +91,7 @@ examples:
   cohsim litmus my.litmus --platform dynamiq_4xa55_4xa75 --batches 20 --iterations 500
   cohsim litmus my.litmus --cores big.0,little.1 --jitter 0 --json my.json
   cohsim litmus workloads/litmus/lse-ldadd.litmus --check     (exit 1 if the verdict is contradicted)
+  cohsim litmus mp-dmb.litmus --set clusters.big.timing.store_buffer=8 --set clusters.little.timing.store_buffer=8
 )";
 
 struct batch_plan {
@@ -145,6 +146,7 @@ int run_batch(const fs::path& dir) {
 int cmd_litmus(const std::vector<std::string>& args) {
     std::string platform, batches_text = "10", iterations_text = "100", seed_text = "1", jitter_text = "200", cores_text,
                 json_file, out_dir, jobs_text, time_text = "1s", batch_dir;
+    std::vector<std::string> sets;
     po::options_description d("options");
     d.add_options()  //
         ("platform", po::value(&platform)->value_name("CONFIG"),
@@ -158,6 +160,8 @@ int cmd_litmus(const std::vector<std::string>& args) {
         ("out", po::value(&out_dir)->value_name("DIR"), "keep each batch's config, program and outcomes here")  //
         ("jobs", po::value(&jobs_text)->value_name("N"), "batches at once (default: the host's cores)")  //
         ("time", po::value(&time_text)->value_name("DURATION"), "the most simulated time a batch may take (default 1s)")  //
+        ("set", po::value(&sets)->composing()->value_name("PATH=VALUE"),
+         "override one platform value (e.g. clusters.big.timing.store_buffer=8); repeatable")  //
         ("check", "exit 1 when the runs contradict the test's (* expect: ... *) verdict")  //
         ("batch", po::value(&batch_dir)->value_name("DIR"), "(internal) run one prepared batch")  //
         ("help,h", "show this help");
@@ -191,7 +195,9 @@ int cmd_litmus(const std::vector<std::string>& args) {
     const auto jitter = parse_count(jitter_text, "--jitter", 0, 1'000'000);
     const unsigned jobs = jobs_text.empty() ? host_cores() : static_cast<unsigned>(parse_count(jobs_text, "--jobs", 1, 256));
     const std::string platform_file = platform.empty() ? "" : find_config(platform);
-    const platform_config base = load_platform(platform_file, {{"--time", "run.duration=" + time_text}});
+    std::vector<std::pair<std::string, std::string>> overrides = {{"--time", "run.duration=" + time_text}};
+    for (std::size_t i = 0; i < sets.size(); ++i) overrides.emplace_back("--set #" + std::to_string(i + 1), sets[i]);
+    const platform_config base = load_platform(platform_file, overrides);
     const auto all_cores = core_ids(base);
     const int n = test.threads();
     std::vector<std::string> fixed;
@@ -252,7 +258,9 @@ int cmd_litmus(const std::vector<std::string>& args) {
         bp.seed = splitmix64(seed ^ (b + 1));
     }
     std::unique_ptr<temp_dir> temp;
-    fs::path dir = out_dir;
+    // Absolute: each batch's config names its program, and a relative path
+    // would be read from the config's own folder.
+    fs::path dir = out_dir.empty() ? fs::path() : fs::absolute(out_dir);
     if (dir.empty()) {
         temp = std::make_unique<temp_dir>();
         dir = temp->path;
@@ -262,12 +270,13 @@ int cmd_litmus(const std::vector<std::string>& args) {
         const fs::path bd = dir / ("batch-" + std::to_string(b));
         fs::create_directories(bd);
         write_file_atomic((bd / "litmus.s").string(), litmus::harness_program(test, plans[b].h));
-        const platform_config cfg = load_platform(
-            platform_file, {{"--time", "run.duration=" + time_text},
-                            {"litmus", "run.seed=" + std::to_string(plans[b].seed)},
-                            {"litmus", "workload.program=" + (bd / "litmus.s").string()},
-                            {"litmus", "workload.params={}"},
-                            {"litmus", "workload.threads=" + yaml_list(plans[b].cores)}});
+        // The user's overrides, then the harness's own (which no --set can undo).
+        std::vector<std::pair<std::string, std::string>> batch_overrides = overrides;
+        batch_overrides.insert(batch_overrides.end(), {{"litmus", "run.seed=" + std::to_string(plans[b].seed)},
+                                                      {"litmus", "workload.program=" + (bd / "litmus.s").string()},
+                                                      {"litmus", "workload.params={}"},
+                                                      {"litmus", "workload.threads=" + yaml_list(plans[b].cores)}});
+        const platform_config cfg = load_platform(platform_file, batch_overrides);
         write_file_atomic((bd / "config.yaml").string(),
                           "# batch " + std::to_string(b) + " of cohsim litmus " + file + "\n" + cfg::to_yaml(effective_config(cfg)));
         child_job j;
@@ -316,8 +325,9 @@ int cmd_litmus(const std::vector<std::string>& args) {
               << "Condition " << q << " " << test.condition_text << " is " << (validated ? "" : "NOT ") << "validated\n"
               << "Observation " << test.name << " " << observation << " " << pos << " " << neg << "\n"
               << "Runs " << batches << " batches x " << iterations << " iterations on "
-              << (platform.empty() ? std::string(default_config_name) : platform) << ", seed " << seed << ", jitter " << jitter
-              << " cycles\n";
+              << (platform.empty() ? std::string(default_config_name) : platform);
+    for (const auto& v : sets) std::cout << " --set " << v;
+    std::cout << ", seed " << seed << ", jitter " << jitter << " cycles\n";
     const bool agrees = test.expect.empty() || test.expect == observation;
     if (!test.expect.empty())
         std::cout << "Expected " << test.expect << " (the test's verdict): " << (agrees ? "agrees" : "CONTRADICTED") << "\n";
@@ -334,6 +344,7 @@ int cmd_litmus(const std::vector<std::string>& args) {
         }
         j["states"] = states;
         if (test.filter) j["filter"] = {{"condition", test.filter_text}, {"left_out", filtered_out}};
+        j["sets"] = sets;
         json placements = json::array();
         for (const auto& bp : plans) placements.push_back(bp.cores);
         j["placements"] = placements;

@@ -1768,6 +1768,43 @@ exists (x=1)
     for (const auto& st : j["states"]) EXPECT_EQ(st["values"]["0:X0"], 0) << st;
 }
 
+// --set as in the other commands: store buffers on (a teacher's platform)
+// let message passing's relaxed outcome appear, which the default platform
+// (no store buffer) never shows; with DMBs it stays forbidden, and is never
+// seen. The overrides are in each batch's config and the report.
+TEST_F(Cli, LitmusSetStoreBuffersShowMessagePassingRelaxed) {
+    const std::string mp = write("mp.litmus", R"(AArch64 MP
+{ 0:X1=x; 0:X3=y; 1:X1=x; 1:X3=y; }
+ P0          | P1          ;
+ MOV W0,#1   | LDR W0,[X3] ;
+ STR W0,[X1] | LDR W2,[X1] ;
+ MOV W2,#1   |             ;
+ STR W2,[X3] |             ;
+exists (1:X0=1 /\ 1:X2=0)
+)");
+    const std::vector<std::string> buffers = {"--set", "clusters.big.timing.store_buffer=8", "--set",
+                                              "clusters.little.timing.store_buffer=8"};
+    auto litmus = [&](const std::string& file, bool with_buffers, const std::string& out) {
+        std::vector<std::string> args = {"litmus", file, "--batches", "8", "--iterations", "200", "--seed", "1", "--out", out};
+        if (with_buffers) args.insert(args.end(), buffers.begin(), buffers.end());
+        return run(args);
+    };
+    const auto relaxed = litmus(mp, true, "sb");
+    ASSERT_EQ(relaxed.status, 0) << relaxed.err;
+    EXPECT_NE(relaxed.out.find("Observation MP Sometimes"), std::string::npos) << relaxed.out;
+    EXPECT_NE(relaxed.out.find("--set clusters.big.timing.store_buffer=8 --set clusters.little.timing.store_buffer=8"),
+              std::string::npos)
+        << relaxed.out;
+    EXPECT_NE(slurp(m_dir / "sb" / "batch-0" / "config.yaml").find("store_buffer: 8"), std::string::npos);
+    const auto plain = litmus(mp, false, "plain");
+    ASSERT_EQ(plain.status, 0) << plain.err;
+    EXPECT_NE(plain.out.find("Observation MP Never"), std::string::npos) << plain.out;
+    const auto fenced = litmus("mp-dmb.litmus", true, "dmb");
+    ASSERT_EQ(fenced.status, 0) << fenced.err;
+    EXPECT_NE(fenced.out.find("Observation MP+dmb.ish+dmb.ish Never"), std::string::npos) << fenced.out;
+    expect_bad({"litmus", mp, "--set", "clusters.big.nope=1"}, "clusters.big.nope: unknown key 'nope'");
+}
+
 TEST_F(Cli, LitmusBadInputs) {
     const std::string ok = write("ok.litmus", "AArch64 T\n{ 0:X1=x; }\n P0 ;\n LDR W0,[X1] ;\nexists (0:X0=1)\n");
     expect_bad({"litmus"}, "litmus needs a test file");
