@@ -19,7 +19,9 @@
 //                                     T:Xn=V, LOC=V, [LOC]=V; /\ \/ ~ ( )
 // A comment `(* expect: Never *)` (or Sometimes, Always) states the verdict
 // derived from the architecture's rules; `cohsim litmus --check` fails when
-// the runs contradict it.
+// the runs contradict it. `expect: Allowed`: the architecture permits the
+// outcome, and whether a platform shows it is what the runs report (no
+// observation contradicts it).
 //
 // The harness (one program for every thread, the thread chosen by the .equ
 // TID): each iteration, every thread meets the others at a barrier, touches
@@ -77,7 +79,7 @@ struct test {
     std::string filter_text;                                 // `filter COND`, as written; "" none
     std::unique_ptr<expr> filter;                            // null: every run counts
     std::vector<observable> observed;                        // what each run records, sorted
-    std::string expect;                                      // "", "Never", "Sometimes" or "Always"
+    std::string expect;                                      // "", "Never", "Sometimes", "Always" or "Allowed"
     int threads() const { return static_cast<int>(code.size()); }
 };
 
