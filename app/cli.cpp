@@ -121,12 +121,6 @@ std::string config_arg(const parsed_args& p, const char* cmd) {
     return p.positional.empty() ? "" : find_config(p.positional.front());
 }
 
-std::vector<std::pair<std::string, std::string>> numbered(const std::vector<std::string>& sets) {
-    std::vector<std::pair<std::string, std::string>> out;
-    for (std::size_t i = 0; i < sets.size(); ++i) out.emplace_back("--set #" + std::to_string(i + 1), sets[i]);
-    return out;
-}
-
 // ---- run ------------------------------------------------------------------
 
 const char* const run_help = R"(usage: cohsim run [CONFIG] [OPTIONS]

@@ -199,7 +199,7 @@ int cmd_litmus(const std::vector<std::string>& args) {
     const unsigned jobs = jobs_text.empty() ? host_cores() : static_cast<unsigned>(parse_count(jobs_text, "--jobs", 1, 256));
     const std::string platform_file = platform.empty() ? "" : find_config(platform);
     std::vector<std::pair<std::string, std::string>> overrides = {{"--time", "run.duration=" + time_text}};
-    for (std::size_t i = 0; i < sets.size(); ++i) overrides.emplace_back("--set #" + std::to_string(i + 1), sets[i]);
+    for (auto& o : numbered(sets)) overrides.push_back(std::move(o));
     const platform_config base = load_platform(platform_file, overrides);
     const auto all_cores = core_ids(base);
     const int n = test.threads();

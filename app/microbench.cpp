@@ -217,9 +217,7 @@ sweep_def platform_sweep(const parsed_args& p, const std::string& cmd, const std
 
 // The platform as the sweep's points see it (bad input stops here).
 platform_config load_sweep_config(const sweep_def& def) {
-    std::vector<std::pair<std::string, std::string>> overrides;
-    for (std::size_t i = 0; i < def.sets.size(); ++i) overrides.emplace_back("--set #" + std::to_string(i + 1), def.sets[i]);
-    platform_config c = load_platform(def.config, overrides);
+    platform_config c = load_platform(def.config, numbered(def.sets));
     // Hand-offs and load-to-use times hinge on the cache latencies: say when they are generic.
     for (const auto& g : c.cache_warnings) std::cerr << "cohsim: warning: " << def.config << ": " << g << "\n";
     return c;

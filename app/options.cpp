@@ -62,4 +62,10 @@ void prepare_output_dir(const std::string& dir, const std::string& option) {
     fs::remove(probe, ec);
 }
 
+std::vector<std::pair<std::string, std::string>> numbered(const std::vector<std::string>& sets) {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (std::size_t i = 0; i < sets.size(); ++i) out.emplace_back("--set #" + std::to_string(i + 1), sets[i]);
+    return out;
+}
+
 }  // namespace cohsim

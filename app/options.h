@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace cohsim {
@@ -27,6 +28,10 @@ parsed_args parse_args(const std::vector<std::string>& args, const boost::progra
 
 // A whole number given to `option`, from `lo` to `hi`; anything else (a sign,
 // a fraction, text, out of range) is a usage_error saying what is allowed.
+// The --set values as overrides for load_platform, each named by its place
+// ("--set #2") for messages.
+std::vector<std::pair<std::string, std::string>> numbered(const std::vector<std::string>& sets);
+
 std::uint64_t parse_count(const std::string& text, const std::string& option, std::uint64_t lo, std::uint64_t hi);
 
 // The folder an `option` (e.g. "--out") names for results, made ready before

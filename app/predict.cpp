@@ -492,9 +492,7 @@ int cmd_predict(const std::vector<std::string>& args) {
     def.sets = sets;
     if (!dur.empty()) def.sets.push_back("run.duration=" + dur);
     // The config as the members see it, for its seed and its ranges (bad input stops here).
-    std::vector<std::pair<std::string, std::string>> overrides;
-    for (std::size_t i = 0; i < def.sets.size(); ++i) overrides.emplace_back("--set #" + std::to_string(i + 1), def.sets[i]);
-    const platform_config cfg = load_platform(def.config, overrides);
+    const platform_config cfg = load_platform(def.config, numbered(def.sets));
     if (cfg.workload.threads.empty() && !cfg.workload.trace)
         throw usage_error("the config runs no workload: there is nothing to predict (give workload.threads)");
 

@@ -265,8 +265,7 @@ void check_same_sweep(const sweep_def& def, const fs::path& dir, const std::stri
 
 void check_points(const sweep_def& def) {
     const auto pts = sweep_points(def.axes, def.zip);
-    std::vector<std::pair<std::string, std::string>> base;
-    for (std::size_t i = 0; i < def.sets.size(); ++i) base.emplace_back("--set #" + std::to_string(i + 1), def.sets[i]);
+    const auto base = numbered(def.sets);
     for (std::size_t k = 0; k < pts.size(); ++k) {
         auto o = base;
         for (std::size_t i = 0; i < def.axes.size(); ++i)

@@ -266,6 +266,8 @@ private:
     // Waits (a kernel activation) until the model's time is `t`.
     void sleep_until(duration t);
     void take_due_interrupts();
+    // The local time is now `t` (not on an edge the core counted to).
+    void set_local_time(duration t);
     mem_response access(const mem_request& r);
 
     std::string m_id, m_cluster;
@@ -287,7 +289,6 @@ private:
     duration m_ahead;
     std::uint64_t m_k = 0;
     bool m_on_edge = false;
-    void set_local_time(duration t);
     std::uint64_t m_safe_k = 0;  // on edge: the edges up to here are within max_ahead
     static constexpr std::uint64_t max_ahead_fs = 1'000'000'000;  // 1 us
     event_queue& m_queue;
