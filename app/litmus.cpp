@@ -132,10 +132,22 @@ int run_batch(const fs::path& dir) {
     if (sys.memory().peek(done, 8) != threads)
         throw std::runtime_error("the test did not finish within " + to_string(cfg.run.length) +
                                  " simulated (a thread that never ends its code? raise --time)");
+    // The test's locations (loc_NAME, laid out in the test's order): a value
+    // that is one's address is recorded as its token.
+    std::vector<std::pair<std::uint64_t, std::string>> locs;
+    for (const auto& s : prog.symbols)
+        if (s.name.rfind("loc_", 0) == 0) locs.emplace_back(s.offset, s.name);
+    std::sort(locs.begin(), locs.end());
+    std::map<std::uint64_t, std::uint64_t> token_of;
+    for (std::size_t i = 0; i < locs.size(); ++i) token_of[shared_base + locs[i].first] = litmus::address_token(i);
     std::map<std::vector<std::uint64_t>, std::uint64_t> counts;
     for (std::uint64_t i = 0; i < iterations; ++i) {
         std::vector<std::uint64_t> v;
-        for (std::uint64_t k = 0; k < observed; ++k) v.push_back(sys.memory().peek(results + (i * observed + k) * 8, 8));
+        for (std::uint64_t k = 0; k < observed; ++k) {
+            const std::uint64_t x = sys.memory().peek(results + (i * observed + k) * 8, 8);
+            const auto t = token_of.find(x);
+            v.push_back(t == token_of.end() ? x : t->second);
+        }
         ++counts[v];
     }
     json out = json::array();

@@ -130,6 +130,21 @@ void platform_config::describe(cfg::struct_schema<platform_config>& s) {
             }
         };
         check_selector(c.activity.tick.cores, "activity.tick.cores", true);
+        if (const std::string& k = c.activity.tick.timekeeper; !k.empty()) {
+            const auto ids = core_ids(c);
+            std::string ticked;
+            for (const auto& id : ids) {
+                const std::string cluster = id.substr(0, id.rfind('.'));
+                if (selects(c.activity.tick.cores, cluster, id)) ticked += (ticked.empty() ? "" : ", ") + id;
+            }
+            const std::string cluster = k.substr(0, k.rfind('.'));
+            if (std::find(ids.begin(), ids.end(), k) == ids.end() || !selects(c.activity.tick.cores, cluster, k)) {
+                const cfg::node* v = n ? cfg::find_path(const_cast<cfg::node&>(*n), "activity.tick.timekeeper") : nullptr;
+                throw cfg::config_error(v ? v->loc : cfg::source_loc{}, "activity.tick.timekeeper",
+                                        "'" + k + "' is not a core that takes the tick",
+                                        ticked.empty() ? "no timekeeper: no core takes the tick" : "one of " + ticked);
+            }
+        }
         check_selector(c.activity.random_interrupts.cores, "activity.random_interrupts.cores", true);
         for (std::size_t i = 0; i < c.activity.device_interrupts.size(); ++i)
             check_selector(c.activity.device_interrupts[i].cores, "activity.device_interrupts." + std::to_string(i) + ".cores", false);

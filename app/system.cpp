@@ -34,6 +34,10 @@ system_model::system_model(const platform_config& cfg, const std::string& config
             if (m_cfg.dsus.items[i].first == name) return static_cast<int>(i);
         return -1;
     };
+    std::vector<std::pair<std::string, std::string>> ids;
+    for (const auto& [name, cl] : m_cfg.clusters)
+        for (unsigned i = 0; i < cl.cores; ++i) ids.emplace_back(name, name + "." + std::to_string(i));
+    const std::string keeper = timekeeper(m_cfg.activity, ids);
     for (const auto& [name, cl] : m_cfg.clusters) {
         m_domains.push_back(std::make_unique<clock_domain>(name, cl.freq, spread("cluster:" + name)));
         specs.push_back(
@@ -42,7 +46,7 @@ system_model::system_model(const platform_config& cfg, const std::string& config
             const std::string id = name + "." + std::to_string(i);
             const std::string module_name = name + "_" + std::to_string(i);
             core_params timing = cl.timing;
-            apply_activity(m_cfg.activity, name, id, m_cfg.run.seed, timing);
+            apply_activity(m_cfg.activity, name, id, m_cfg.run.seed, id == keeper, timing);
             m_cores.push_back(std::make_unique<core>(module_name.c_str(), id, name, i, cl.core, *m_domains.back(), timing));
             m_timer->subscribe(m_cores.back().get());
         }
@@ -55,16 +59,17 @@ system_model::system_model(const platform_config& cfg, const std::string& config
     for (const auto& c : m_cores) m_core_ptrs.push_back(c.get());
     for (unsigned i = 0; i < m_cores.size(); ++i) {
         m_cores[i]->connect(m_mem.get(), i, &m_core_ptrs);
+        // Each core's own stream (for `work N, M`).
+        m_cores[i]->random() = random_stream(splitmix64(m_cfg.run.seed * 1024 + 512 + i));
+        // And its random-interrupt stream, apart so that turning interrupts
+        // on does not change the work draws (and the handler-time and tick
+        // jitter draws, which the tick's phase below uses).
+        m_cores[i]->seed_interrupts(splitmix64(splitmix64(m_cfg.run.seed ^ 0x697271ULL) + i));
         // Each core's first scheduler tick at a phase drawn from the seed: its
         // own with tick_skew, else the one phase all unskewed cores share.
         const core_params& p = m_cores[i]->params();
         const std::uint64_t draw = splitmix64(m_cfg.run.seed * 1024 + (p.tick_skew ? i : 1023));
         if (p.tick_period.fs > 0) m_cores[i]->set_tick_phase({draw % p.tick_period.fs});
-        // Each core's own stream (for `work N, M`).
-        m_cores[i]->random() = random_stream(splitmix64(m_cfg.run.seed * 1024 + 512 + i));
-        // And its random-interrupt stream, apart so that turning interrupts
-        // on does not change the work draws.
-        m_cores[i]->seed_interrupts(splitmix64(splitmix64(m_cfg.run.seed ^ 0x697271ULL) + i));
     }
     // Interrupt wake-ups, only where some core takes interrupts.
     if (std::any_of(m_cores.begin(), m_cores.end(),

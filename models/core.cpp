@@ -199,6 +199,7 @@ core::core(const sc_core::sc_module_name& name, std::string id, std::string clus
       m_stats(m_id),
       m_process(std::make_unique<process>(m_id, [this] { run(); })) {
     for (const auto& d : m_params.devices) m_next_device.push_back(d.first);
+    m_device_count.assign(m_params.devices.size(), 0);
     if (!m_next_device.empty()) m_next_device_min = *std::min_element(m_next_device.begin(), m_next_device.end());
     m_queue.ready(*m_process);
 }
@@ -247,12 +248,31 @@ void core::set_local_time(duration t) {
 }
 
 void core::set_tick_phase(duration first_tick) {
-    if (m_params.tick_period.fs > 0) m_next_tick = first_tick;
+    if (m_params.tick_period.fs == 0) return;
+    m_tick_first = first_tick;
+    m_next_tick = tick_due(0);
+}
+
+duration core::tick_due(std::uint64_t n) const {
+    duration t{m_tick_first.fs + n * m_params.tick_period.fs};
+    if (m_params.tick_jitter.fs > 0)
+        t.fs += static_cast<std::uint64_t>(activity_uniform(4, n) * static_cast<double>(m_params.tick_jitter.fs));
+    return t;
 }
 
 void core::seed_interrupts(std::uint64_t seed) {
     m_irq_random = random_stream(seed);
+    m_activity_draws = splitmix64(seed ^ 0x68616e646c6572ULL);
     if (m_params.irq_interval.fs > 0) m_next_irq = {m_irq_random.exponential(m_params.irq_interval.fs)};
+}
+
+double core::activity_uniform(std::uint64_t what, std::uint64_t n) const {
+    return open_unit(splitmix64(splitmix64(m_activity_draws ^ what) ^ n));
+}
+
+duration core::handler_time(duration median, double spread, std::uint64_t what, std::uint64_t n) const {
+    if (spread == 0) return median;
+    return {lognormal_at(median.fs, spread, activity_uniform(what, n))};
 }
 
 void core::take_due_interrupts() {
@@ -273,24 +293,39 @@ void core::take_due_interrupts() {
         if (src == source::device) ++m_device_interrupts;
         if (local < due_at) local = due_at;
         const duration entry = local;
-        const duration handler = src == source::tick     ? m_params.tick_handler
-                                 : src == source::random ? m_params.irq_handler
-                                                         : m_params.devices[dev].handler;
-        local.fs += handler.fs;
-        if (m_obs.trace)
-            m_obs.trace->slice(timeline_observer::group::cores, m_id + " interrupts",
-                               src == source::tick     ? "tick handler"
-                               : src == source::random ? "interrupt handler"
-                                                       : m_params.devices[dev].name + " handler",
-                               entry, local);
+        const char* extra = "";
         switch (src) {
-            case source::tick: m_next_tick.fs += m_params.tick_period.fs; break;
-            case source::random: m_next_irq.fs += m_irq_random.exponential(m_params.irq_interval.fs); break;
+            case source::tick: {
+                const std::uint64_t n = m_ticks;
+                local.fs += handler_time(m_params.tick_handler, m_params.tick_spread, 1, n).fs;
+                if (m_params.tick_timekeeping.fs > 0) {
+                    local.fs += handler_time(m_params.tick_timekeeping, m_params.tick_spread, 2, n).fs;
+                    extra = " + timekeeping";
+                }
+                if (m_params.softirq_every > 0 && n % m_params.softirq_every == m_params.softirq_phase) {
+                    local.fs += handler_time(m_params.softirq_time, m_params.tick_spread, 3, n).fs;
+                    extra = m_params.tick_timekeeping.fs > 0 ? " + timekeeping + softirq" : " + softirq";
+                }
+                m_next_tick = tick_due(++m_ticks);
+                break;
+            }
+            case source::random:
+                local.fs += handler_time(m_params.irq_handler, m_params.irq_spread, 5, m_irqs++).fs;
+                m_next_irq.fs += m_irq_random.exponential(m_params.irq_interval.fs);
+                break;
             case source::device:
+                local.fs += handler_time(m_params.devices[dev].handler, m_params.devices[dev].spread, 16 + dev,
+                                         m_device_count[dev]++).fs;
                 m_next_device[dev].fs += m_params.devices[dev].period.fs;
                 m_next_device_min = *std::min_element(m_next_device.begin(), m_next_device.end());
                 break;
         }
+        if (m_obs.trace)
+            m_obs.trace->slice(timeline_observer::group::cores, m_id + " interrupts",
+                               src == source::tick     ? std::string("tick handler") + extra
+                               : src == source::random ? "interrupt handler"
+                                                       : m_params.devices[dev].name + " handler",
+                               entry, local);
         m_event_register = true;  // the exception return is a WFE wake-up event ...
         if (m_mem) m_mem->clear_exclusive(m_agent);  // ... and clears the local monitor (arm-sync.md 3.2)
     }

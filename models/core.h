@@ -23,6 +23,17 @@
 //     The first tick's phase is drawn from the run's seed: one phase for
 //     all cores (Linux's default: every CPU's tick at the same jiffy
 //     boundary) or, with `tick_skew`, one per core (Linux's skew_tick=1).
+//     Each tick n arrives at its instant plus a draw uniform in [0,
+//     `tick_jitter`) of its own (per core and tick: the per-CPU timers of an
+//     aligned tick do not fire in the same nanosecond); the timekeeping core
+//     (Linux's tick_do_timer_cpu) spends `tick_timekeeping` more on each
+//     tick; every `softirq_every`-th tick of a core also runs softirq work
+//     (`softirq_time`: timers, RCU, load balancing).
+//   - handler times vary: each invocation's is drawn from a lognormal around
+//     the configured median (`*_spread`: the standard deviation of its
+//     logarithm; 0: every invocation the same), per core, source and
+//     invocation number, from the run's seed: a pure function of what
+//     happens, so both timing modes draw the same.
 //   - optional random interrupts (device, firmware or secure-world
 //     interrupts that reach a core at no fixed rhythm): a Poisson process
 //     with mean gap `irq_interval`, each taken like a tick but costing
@@ -131,16 +142,27 @@ struct core_params {
     cycles barrier_latency;
     // Interrupts: not config keys of the core (a platform describes silicon);
     // set from the scenario's activity profile (workloads/activity.h).
+    // Each handler time is the median of a lognormal whose logarithm has
+    // standard deviation `*_spread` (0: every invocation the same), drawn
+    // per invocation.
     duration tick_period{};   // 0 = no periodic interrupt
     duration tick_handler{};
     bool tick_skew = false;   // false: every non-skewed core ticks at one phase (Linux's default)
+    duration tick_jitter{};   // each tick arrives at its instant plus a uniform draw in [0, tick_jitter)
+    duration tick_timekeeping{};      // more per tick on the timekeeping core (0 on the others)
+    std::uint32_t softirq_every = 0;  // every Nth tick also runs softirq work; 0 = none
+    std::uint32_t softirq_phase = 0;  // which tick of the N (tick numbers n with n % N == phase)
+    duration softirq_time{};
+    double tick_spread = 0;   // of the handler, timekeeping and softirq times
     duration irq_interval{};  // mean gap between random interrupts; 0 = none
     duration irq_handler{};
+    double irq_spread = 0;
     // Periodic device interrupts aimed at this core (a display's vsync, an
     // audio period): each every `period` from `first`, costing `handler`.
     struct device_interrupt {
         std::string name;
         duration period, handler, first;
+        double spread = 0;
     };
     std::vector<device_interrupt> devices;
     static void describe(cfg::struct_schema<core_params>& s);
@@ -187,7 +209,12 @@ public:
     bool fault_is_model() const { return m_fault_is_model; }
     // When the fault happened: the core's local time at the faulting instruction.
     duration fault_time() const { return m_fault_at; }
+    // The instant of the first tick (after seed_interrupts, whose stream
+    // draws each tick's jitter).
     void set_tick_phase(duration first_tick);
+    // When this core's tick number `n` (0: the first) arrives: its instant
+    // (the phase plus n periods) plus its jitter draw.
+    duration tick_due(std::uint64_t n) const;
     // Seeds the random-interrupt stream and draws the first arrival.
     void seed_interrupts(std::uint64_t seed);
     // This core's pseudo-random stream, seeded from the run's seed.
@@ -321,6 +348,15 @@ private:
     bool m_resp_ready = false;
 
     duration m_next_tick{~std::uint64_t{0}};
+    duration m_tick_first{};          // the instant of the first tick (before its jitter)
+    std::uint64_t m_ticks = 0;        // ticks taken
+    std::uint64_t m_irqs = 0;         // random interrupts taken
+    std::vector<std::uint64_t> m_device_count;  // per params().devices, taken
+    std::uint64_t m_activity_draws = 0;  // the stream of handler-time and jitter draws
+    // The uniform variate in (0, 1) of draw `what` of invocation `n`.
+    double activity_uniform(std::uint64_t what, std::uint64_t n) const;
+    // An invocation's time: lognormal around `median` with log-sd `spread`.
+    duration handler_time(duration median, double spread, std::uint64_t what, std::uint64_t n) const;
     duration m_next_irq{~std::uint64_t{0}};
     std::vector<duration> m_next_device;             // per params().devices
     duration m_next_device_min{~std::uint64_t{0}};  // the earliest of them

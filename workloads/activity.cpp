@@ -9,6 +9,11 @@ namespace {
 // would only make the run crawl.
 constexpr duration min_gap{fs_per_second / 1'000'000};
 
+constexpr const char* spread_text =
+    "how much the handler's time varies between invocations, in percent: 100 x the standard deviation of its "
+    "logarithm (lognormal around handler, its median; about the coefficient of variation when small; draws clipped "
+    "at 4 standard deviations); 0: every invocation takes handler";
+
 void check_period(const cfg::node* n, const std::string& path, const char* key, duration period, duration handler,
                   const char* handler_key, bool mean) {
     auto fail = [&](const char* k, const std::string& what, const std::string& expected) {
@@ -33,7 +38,32 @@ void tick_activity::describe(cfg::struct_schema<tick_activity>& s) {
             "period of the scheduler-tick interrupt, 0s for none (Linux HZ=250: 4ms; arm-sync.md section 7.5)")
         .def(duration{0})
         .range(duration{0}, duration{fs_per_second});
-    s.param("handler", &tick_activity::handler, "time each tick keeps the core away from its program")
+    s.param("handler", &tick_activity::handler,
+            "time each tick keeps the core away from its program (the median invocation's, with handler_spread)")
+        .def(duration{0})
+        .range(duration{0}, duration{fs_per_second / 10});
+    s.param("handler_spread", &tick_activity::handler_spread, spread_text)
+        .def(0u)
+        .range(0u, 150u);
+    s.param("jitter", &tick_activity::jitter,
+            "each core's tick arrives after the tick's instant by a draw uniform in [0, jitter), per core and tick "
+            "(the per-CPU timers of an aligned tick do not fire in the same nanosecond); 0s: exactly on it")
+        .def(duration{0})
+        .range(duration{0}, duration{fs_per_second / 10});
+    s.param("timekeeping", &tick_activity::timekeeping,
+            "more time each tick on the core that keeps time for the system (Linux's tick_do_timer_cpu: jiffies and "
+            "timekeeping), median, with handler_spread")
+        .def(duration{0})
+        .range(duration{0}, duration{fs_per_second / 10});
+    s.param("timekeeper", &tick_activity::timekeeper,
+            "the core that keeps time (a core id); empty: the first core the tick selects (Linux: the boot CPU)")
+        .def("");
+    s.param("softirq_every", &tick_activity::softirq_every,
+            "every Nth tick of a core also runs softirq work (timers, RCU, the scheduler's load balancing), at tick "
+            "numbers drawn per core from the seed; 0: none")
+        .def(0u)
+        .range(0u, 1000u);
+    s.param("softirq", &tick_activity::softirq, "time of that softirq work, median, with handler_spread")
         .def(duration{0})
         .range(duration{0}, duration{fs_per_second / 10});
     // kernel/time/tick-sched.c: without the skew_tick=1 boot option every
@@ -55,9 +85,11 @@ void random_irq_activity::describe(cfg::struct_schema<random_irq_activity>& s) {
             "fixed rhythm), 0s for none")
         .def(duration{0})
         .range(duration{0}, duration{10 * fs_per_second});
-    s.param("handler", &random_irq_activity::handler, "time each random interrupt keeps the core away from its program")
+    s.param("handler", &random_irq_activity::handler,
+            "time each random interrupt keeps the core away from its program (median, with handler_spread)")
         .def(duration{0})
         .range(duration{0}, duration{fs_per_second / 10});
+    s.param("handler_spread", &random_irq_activity::handler_spread, spread_text).def(0u).range(0u, 150u);
     s.param("cores", &random_irq_activity::cores,
             "the cores that take them, each its own stream: all, or cluster names and core ids, comma-separated")
         .def("all");
@@ -71,9 +103,11 @@ void device_irq_activity::describe(cfg::struct_schema<device_irq_activity>& s) {
     s.param("cores", &device_irq_activity::cores, "the core (or cores) it is routed to: core ids or cluster names");
     s.param("period", &device_irq_activity::period, "time between two of its interrupts")
         .range(duration{min_gap}, duration{10 * fs_per_second});
-    s.param("handler", &device_irq_activity::handler, "time each keeps the core away from its program")
+    s.param("handler", &device_irq_activity::handler,
+            "time each keeps the core away from its program (median, with handler_spread)")
         .def(duration{0})
         .range(duration{0}, duration{fs_per_second / 10});
+    s.param("handler_spread", &device_irq_activity::handler_spread, spread_text).def(0u).range(0u, 150u);
     s.param("phase", &device_irq_activity::phase, "time of its first interrupt (default: drawn from the run's seed)")
         .def(std::nullopt);
     s.rule([](const device_irq_activity& d, const cfg::node* n, const std::string& path) {
@@ -129,22 +163,41 @@ bool selects(const std::string& selector, const std::string& cluster, const std:
 }
 
 void apply_activity(const activity_params& a, const std::string& cluster, const std::string& id, std::uint64_t seed,
-                    core_params& p) {
+                    bool timekeeper, core_params& p) {
     if (selects(a.tick.cores, cluster, id)) {
         p.tick_period = a.tick.period;
         p.tick_handler = a.tick.handler;
         p.tick_skew = a.tick.skew;
+        p.tick_spread = a.tick.handler_spread / 100.0;
+        p.tick_jitter = a.tick.jitter;
+        if (timekeeper) p.tick_timekeeping = a.tick.timekeeping;
+        p.softirq_every = a.tick.softirq_every;
+        p.softirq_time = a.tick.softirq;
+        if (a.tick.softirq_every > 0) {
+            std::uint64_t h = splitmix64(seed ^ 0x736f6674697271ULL);
+            for (char ch : id) h = splitmix64(h ^ static_cast<unsigned char>(ch));
+            p.softirq_phase = static_cast<std::uint32_t>(h % a.tick.softirq_every);
+        }
     }
     if (selects(a.random_interrupts.cores, cluster, id)) {
         p.irq_interval = a.random_interrupts.interval;
         p.irq_handler = a.random_interrupts.handler;
+        p.irq_spread = a.random_interrupts.handler_spread / 100.0;
     }
     for (std::size_t i = 0; i < a.device_interrupts.size(); ++i) {
         const auto& d = a.device_interrupts[i];
         if (!selects(d.cores, cluster, id)) continue;
         const duration first = d.phase ? *d.phase : duration{splitmix64(seed * 1024 + 2048 + i) % d.period.fs};
-        p.devices.push_back({d.name, d.period, d.handler, first});
+        p.devices.push_back({d.name, d.period, d.handler, first, d.handler_spread / 100.0});
     }
+}
+
+std::string timekeeper(const activity_params& a, const std::vector<std::pair<std::string, std::string>>& ids) {
+    if (a.tick.period.fs == 0) return "";
+    if (!a.tick.timekeeper.empty()) return a.tick.timekeeper;
+    for (const auto& [cluster, id] : ids)
+        if (selects(a.tick.cores, cluster, id)) return id;
+    return "";
 }
 
 }  // namespace cohsim

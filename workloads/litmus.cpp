@@ -333,7 +333,19 @@ private:
         m_pos = end;
         e->kind = expr::atom;
         e->what = read_observable(lhs, m_cond_line);
-        e->value = number(rhs, m_cond_line);
+        if (!rhs.empty() && (std::isalpha(static_cast<unsigned char>(rhs[0])) != 0 || rhs[0] == '_')) {
+            // A location's address (held by a register, or stored in a location).
+            const auto at = std::find(m_t.locations.begin(), m_t.locations.end(), rhs);
+            if (at == m_t.locations.end()) {
+                std::string names;
+                for (const auto& l : m_t.locations) names += (names.empty() ? "" : ", ") + l;
+                fail(m_cond_line, "'" + trim(lhs) + "=" + rhs + "' in the condition: " + rhs + " is none of the test's locations",
+                     "a number, or the name of one of them (" + names + ")");
+            }
+            e->value = address_token(static_cast<std::size_t>(at - m_t.locations.begin()));
+        } else {
+            e->value = number(rhs, m_cond_line);
+        }
         add_observed(e->what);
         return e;
     }
@@ -372,8 +384,12 @@ bool holds(const expr& e, const test& t, const outcome& o) {
 
 std::string state_text(const test& t, const outcome& o) {
     std::string s;
-    for (std::size_t i = 0; i < t.observed.size(); ++i)
-        s += (i ? " " : "") + t.observed[i].text() + "=" + std::to_string(o.at(i)) + ";";
+    for (std::size_t i = 0; i < t.observed.size(); ++i) {
+        const std::uint64_t v = o.at(i);
+        const bool address = v >= address_token_base && v - address_token_base < t.locations.size();
+        s += (i ? " " : "") + t.observed[i].text() + "=" +
+             (address ? t.locations[static_cast<std::size_t>(v - address_token_base)] : std::to_string(v)) + ";";
+    }
     return s;
 }
 

@@ -16,6 +16,8 @@
 //   filter (0:X0=1)                   (optional) runs it does not hold for
 //                                     are left out of the counts
 //   exists (0:X0=0 /\ x=1)            or ~exists (...), forall (...); atoms
+//                                     compare with a number or a location's
+//                                     address (1:X2=x);
 //                                     T:Xn=V, LOC=V, [LOC]=V; /\ \/ ~ ( )
 // A comment `(* expect: Never *)` (or Sometimes, Always) states the verdict
 // derived from the architecture's rules; `cohsim litmus --check` fails when
@@ -86,8 +88,13 @@ struct test {
 // Parses a test; throws cfg::config_error "FILE:LINE: what is wrong (expected ...)".
 test parse(const std::string& text, const std::string& file);
 
-// One run's final values, in the order of test::observed.
+// One run's final values, in the order of test::observed. A register that
+// holds the address of one of the test's locations is recorded as that
+// location's token (herd7 prints it as the name: `1:X2=x`), so that a
+// condition can ask for it whatever the harness's layout.
 using outcome = std::vector<std::uint64_t>;
+constexpr std::uint64_t address_token_base = 0xADD4E55000000000ULL;
+inline std::uint64_t address_token(std::size_t location) { return address_token_base + location; }
 bool holds(const expr& e, const test& t, const outcome& o);
 // "0:X0=1; 1:X2=0; x=2;" (herd7's state line).
 std::string state_text(const test& t, const outcome& o);

@@ -114,6 +114,17 @@ protected:
     }
     json read_json(const std::string& rel) { return json::parse(slurp(m_dir / rel)); }
 
+    // `cohsim ARGS --out DIR`'s result.json, less what differs between two
+    // runs of one simulation (host time, events, the command and config).
+    json simulated(std::vector<std::string> args, const std::string& dir) {
+        args.insert(args.end(), {"-q", "--out", dir});
+        const auto r = run(args);
+        EXPECT_EQ(r.status, 0) << r.err;
+        json j = read_json(dir + "/result.json");
+        for (const char* k : {"host_seconds", "sim_events", "config", "seed", "command_line"}) j.erase(k);
+        return j;
+    }
+
     // A bad input: exit 2, one line on stderr containing `part`, no crash.
     void expect_bad(const std::vector<std::string>& args, const std::string& part) {
         const auto r = run(args);
@@ -1040,13 +1051,9 @@ TEST_F(Cli, NoiseIsSeededKeyedToEventsAndSwitchable) {
     auto go = [&](const std::string& seed, const std::vector<std::string>& more) {
         std::vector<std::string> args = {"run", "--duration", "5ms", "--seed", seed, "--set",
                                          "workload.params={INSIDE: 200, INSIDE_JITTER: 0, OUTSIDE: 300, OUTSIDE_JITTER: 0}",
-                                         "--set", "activity={}", "-q", "--out", "n"};
+                                         "--set", "activity={}"};
         args.insert(args.end(), more.begin(), more.end());
-        const auto r = run(args);
-        EXPECT_EQ(r.status, 0) << r.err;
-        json j = read_json("n/result.json");
-        for (const char* k : {"host_seconds", "sim_events", "config", "seed", "command_line"}) j.erase(k);
-        return j;
+        return simulated(args, "n");
     };
     const std::vector<std::string> quiet = {"--set", "run.noise=false"};
     const std::vector<std::string> noisy = {"--set", "interconnect.cdc_aperture=200ps"};
@@ -1077,6 +1084,32 @@ TEST_F(Cli, NoiseIsSeededKeyedToEventsAndSwitchable) {
     EXPECT_NE(s, go("2", spread));
     EXPECT_EQ(s, go("1", {"--set", "spread_spectrum={down_spread_ppm: 5000, rate: 33kHz}", "--set", "run.exact=true"}));
     EXPECT_EQ(go("1", quiet), go("1", {"--set", "spread_spectrum.down_spread_ppm=5000", "--set", "run.noise=false"}));
+}
+
+TEST_F(Cli, InterruptVariationIsSeededAndExactUnderAcceleration) {
+    // Handler times drawn per invocation, a jittered aligned tick, the
+    // timekeeping core's work and softirqs: the seed decides them, the
+    // reference timing draws the same, and with each of them at 0 the run
+    // is the one with a fixed tick.
+    auto go = [&](const std::string& seed, const std::string& tick, const std::vector<std::string>& more = {}) {
+        std::vector<std::string> args = {"run", "--duration", "5ms", "--seed", seed, "--set", "activity.tick=" + tick,
+                                         "--set", "activity.random_interrupts={interval: 200us, handler: 2us, handler_spread: 60}"};
+        args.insert(args.end(), more.begin(), more.end());
+        return simulated(args, "v");
+    };
+    const std::string varied =
+        "{period: 500us, handler: 5us, handler_spread: 40, jitter: 1us, timekeeping: 2us, softirq_every: 3, softirq: 10us}";
+    const json a = go("1", varied);
+    EXPECT_EQ(a, go("1", varied, {"--set", "run.exact=true"}));
+    EXPECT_NE(a, go("2", varied));
+    EXPECT_NE(a, go("1", "{period: 500us, handler: 5us}"));
+    EXPECT_EQ(go("1", "{period: 500us, handler: 5us}"),
+              go("1", "{period: 500us, handler: 5us, handler_spread: 0, jitter: 0s, timekeeping: 0s, softirq_every: 0}"));
+    // The timekeeper must be a core the tick reaches.
+    const auto bad = run({"run", "--duration", "1ms", "--set", "activity.tick={period: 1ms, cores: big, timekeeper: little.0}"});
+    EXPECT_NE(bad.status, 0);
+    EXPECT_NE(bad.err.find("activity.tick.timekeeper: 'little.0' is not a core that takes the tick"), std::string::npos) << bad.err;
+    EXPECT_NE(bad.err.find("one of big.0, big.1, big.2, big.3"), std::string::npos) << bad.err;
 }
 
 // ---- input that used to be taken silently or too late -------------------------------
@@ -1752,6 +1785,33 @@ exists (x=1)
     EXPECT_EQ(a.out, b.out);
     const auto c = run({"litmus", f, "--batches", "4", "--iterations", "200", "--seed", "3", "--jobs", "1"});
     EXPECT_EQ(a.out, c.out);  // any parallelism
+}
+
+// Registers and locations that hold a location's address: named by it, as
+// herd7 prints them, and a condition can ask for them. P0 publishes y's
+// address in x; P1 reads x: it sees 0 (before) or y's address (after).
+TEST_F(Cli, LitmusConditionsCompareWithALocationsAddress) {
+    const std::string f = write("pointer.litmus", R"(AArch64 POINTER
+{ 0:X1=x; 0:X3=y; 1:X1=x; y=5; }
+ P0           | P1           ;
+ STR X3,[X1]  | LDR X0,[X1]  ;
+exists (1:X0=y /\ x=y)
+)");
+    const auto a = run({"litmus", f, "--batches", "4", "--iterations", "100", "--seed", "1"});
+    EXPECT_EQ(a.status, 0) << a.err;
+    EXPECT_NE(a.out.find("*>1:X0=y; x=y;"), std::string::npos) << a.out;  // after P0's store
+    EXPECT_NE(a.out.find(":>1:X0=0; x=y;"), std::string::npos) << a.out;  // before it; x ends y in every run
+    EXPECT_NE(a.out.find("Observation POINTER Sometimes"), std::string::npos) << a.out;
+    const std::string g = write("nowhere.litmus", R"(AArch64 NOWHERE
+{ 0:X1=x; }
+ P0          ;
+ LDR X0,[X1] ;
+exists (0:X0=z)
+)");
+    const auto b = run({"litmus", g});
+    EXPECT_NE(b.status, 0);
+    EXPECT_NE(b.err.find("z is none of the test's locations"), std::string::npos) << b.err;
+    EXPECT_NE(b.err.find("a number, or the name of one of them (x)"), std::string::npos) << b.err;
 }
 
 // herd7's filter: the runs it does not hold for are left out. Kept: the

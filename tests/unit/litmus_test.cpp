@@ -156,3 +156,17 @@ TEST(Litmus, ShippedTestsHarnessesAssemble) {
     }
     EXPECT_EQ(n, 27);
 }
+
+TEST(Litmus, AConditionCanAskForALocationsAddress) {
+    // `1:X0=y`: register X0 of P1 holds y's address, recorded as y's token
+    // (locations in first-mention order: x, y); printed by name.
+    const test t = parse("AArch64 P\n{ 0:X1=x; 0:X3=y; 1:X1=x; }\n P0 | P1 ;\n STR X3,[X1] | LDR X0,[X1] ;\n"
+                         "exists (1:X0=y /\\ x=y)\n",
+                         "p.litmus");
+    ASSERT_EQ(t.locations, (std::vector<std::string>{"x", "y"}));
+    ASSERT_EQ(t.observed.size(), 2u);  // 1:X0, then x
+    EXPECT_TRUE(holds(*t.condition, t, {address_token(1), address_token(1)}));
+    EXPECT_FALSE(holds(*t.condition, t, {address_token(0), address_token(1)}));  // x's address, not y's
+    EXPECT_FALSE(holds(*t.condition, t, {1, address_token(1)}));
+    EXPECT_EQ(state_text(t, {address_token(1), 0}), "1:X0=y; x=0;");
+}
