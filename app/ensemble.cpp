@@ -82,4 +82,37 @@ double spearman(const std::vector<double>& x, const std::vector<double>& y) {
     return sxx > 0 && syy > 0 ? sxy / std::sqrt(sxx * syy) : 0;
 }
 
+std::vector<sweep_axis> member_axes(const platform_config& cfg, std::size_t n, const std::vector<std::string>& fixed,
+                                    nlohmann::ordered_json* params, nlohmann::ordered_json* draws) {
+    std::vector<std::size_t> drawn;  // indices into cfg.uncertain
+    for (std::size_t j = 0; j < cfg.uncertain.size(); ++j)
+        if (std::find(fixed.begin(), fixed.end(), cfg.uncertain[j].path) == fixed.end()) drawn.push_back(j);
+    const auto u = latin_hypercube(n, drawn.size(), cfg.run.seed);
+    std::vector<sweep_axis> axes{{"run.seed", {}}};
+    for (std::size_t i = 0; i < n; ++i) axes[0].values.push_back(std::to_string(cfg.run.seed + i));
+    if (params) *params = nlohmann::ordered_json::array();
+    if (draws) *draws = nlohmann::ordered_json::array();
+    for (std::size_t j : drawn) {
+        const auto& up = cfg.uncertain[j];
+        axes.push_back({up.path, {}});
+        // Taken from the calibrated draws in turn (members share them) or drawn per member.
+        const bool calibrated = std::any_of(cfg.calibrated_draws.begin(), cfg.calibrated_draws.end(),
+                                            [&](const auto& d) { return d.count(j) > 0; });
+        if (params)
+            params->push_back({{"path", up.path}, {"type", up.type}, {"nominal", up.format(up.nominal)},
+                               {"range", up.format(up.lo) + ".." + up.format(up.hi)}, {"calibrated", calibrated}});
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        nlohmann::ordered_json row = nlohmann::ordered_json::array();
+        for (std::size_t d = 0; d < drawn.size(); ++d) {
+            const auto& up = cfg.uncertain[drawn[d]];
+            const std::uint64_t v = member_value(cfg.calibrated_draws, up, drawn[d], i, u[i][d]);
+            row.push_back(v);
+            axes[d + 1].values.push_back(up.format(v));
+        }
+        if (draws) draws->push_back(row);
+    }
+    return axes;
+}
+
 }  // namespace cohsim

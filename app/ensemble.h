@@ -1,7 +1,8 @@
-// The statistics of an ensemble (`cohsim predict`): Latin hypercube draws of
-// the uncertain parameters, quantiles for bands, and Spearman's rank
-// correlation for what the outcome depends on. Pure functions, deterministic
-// per seed on every host.
+// The statistics of an ensemble (`cohsim predict`, `cohsim sweep --members`):
+// Latin hypercube draws of the uncertain parameters, quantiles for bands, and
+// Spearman's rank correlation for what the outcome depends on. Pure
+// functions, deterministic per seed on every host; and the members of an
+// ensemble of a config, as the axes its sweep runs.
 #pragma once
 
 #include <cstdint>
@@ -9,6 +10,10 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
+#include "app/platform.h"
+#include "app/sweep.h"
 #include "sim/schema.h"
 
 namespace cohsim {
@@ -35,5 +40,14 @@ double quantile(std::vector<double> xs, double q);
 // Spearman's rank correlation of x and y (Pearson's on the ranks, ties given
 // their average rank); 0 when either is constant or there are fewer than 3.
 double spearman(const std::vector<double>& x, const std::vector<double>& y);
+
+// The n members of an ensemble of `cfg`: member i runs seed run.seed + i and
+// the i-th draw of each uncertain value (member_value) not named in `fixed`
+// (a swept path: the sweep sets it). As zip axes, run.seed first, each of n
+// values; `params` and `draws` (when given) describe them for ensemble.json:
+// per value its path, type, nominal, range and whether the platform's
+// calibrated draws supply it; per member the values in base units.
+std::vector<sweep_axis> member_axes(const platform_config& cfg, std::size_t n, const std::vector<std::string>& fixed,
+                                    nlohmann::ordered_json* params = nullptr, nlohmann::ordered_json* draws = nullptr);
 
 }  // namespace cohsim

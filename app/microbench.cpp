@@ -11,6 +11,7 @@
 #include <set>
 #include <sstream>
 
+#include "app/board_files.h"
 #include "app/data.h"
 #include "app/options.h"
 #include "app/platform.h"
@@ -57,9 +58,12 @@ examples:
   cohsim plot c2c-845                                # heatmap (PNG and SVG)
 
 Compare with a real board: build https://github.com/nviennot/core-to-core-latency
-(cargo install core-to-core-latency), run `core-to-core-latency 5000 --csv`
-on the idle board, and set its matrix beside c2c.json's "matrix" (both are
-one-way nanoseconds, core by core in the order the OS numbers them).
+(cargo install core-to-core-latency), run `core-to-core-latency 5000 --csv >
+board.csv` on the idle board (or wtarreau's cas-bench, its text output), then
+  cohsim c2c PLATFORM --measured board.csv
+prints the model's matrix and the board's side by side with the differences
+(both one-way nanoseconds; CPU k of the file is the k-th core of --cores or
+of the platform, the order Linux numbers them on the shipped SoCs).
 )";
 
 struct core_place {
@@ -326,6 +330,48 @@ json c2c_report(const std::string& dir_text) {
     return json::parse(read_file((dir / "c2c.json").string()));
 }
 
+// "+12%": how far the model lies from the board.
+std::string diff_text(double model, double board) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%+.0f%%", 100 * (model - board) / board);
+    return b;
+}
+
+// Model against board, pair by pair and by kind of pair (c2c.json's "measured").
+json compare_c2c(const json& out, const board_matrix& board, const std::string& file) {
+    json m = {{"file", file}, {"format", board.format}, {"cpus", board.cpus()}};
+    json pairs = json::array();
+    std::map<std::string, std::pair<std::vector<double>, std::vector<double>>> by_group;  // clusters -> model, board
+    std::map<std::string, std::string> kind_of_group;
+    const auto& ids = out["cores"];
+    for (const auto& e : out["pairs"]) {
+        const auto i = static_cast<std::size_t>(std::find(ids.begin(), ids.end(), e["b"]) - ids.begin());
+        const auto j = static_cast<std::size_t>(std::find(ids.begin(), ids.end(), e["a"]) - ids.begin());
+        if (i >= board.cpus() || j >= board.cpus() || e["one_way_ns"].is_null() || board.ns[i][j] < 0) continue;
+        const double model = e["one_way_ns"].get<double>(), b = board.ns[i][j];
+        pairs.push_back({{"a", e["a"]}, {"b", e["b"]}, {"cpus", std::to_string(j) + "-" + std::to_string(i)}, {"kind", e["kind"]},
+                         {"model_ns", model}, {"board_ns", b}, {"diff_ns", model - b}, {"diff_percent", 100 * (model - b) / b}});
+        std::string ca = e["a"].get<std::string>(), cb = e["b"].get<std::string>();
+        ca = ca.substr(0, ca.rfind('.')), cb = cb.substr(0, cb.rfind('.'));
+        if (cb < ca) std::swap(ca, cb);
+        const std::string key = ca == cb ? ca : ca + "-" + cb;
+        by_group[key].first.push_back(model), by_group[key].second.push_back(b);
+        kind_of_group[key] = e["kind"].get<std::string>();
+    }
+    m["pairs"] = pairs;
+    json groups = json::array();
+    for (const auto& [key, v] : by_group) {
+        double a = 0, b = 0;
+        for (double x : v.first) a += x;
+        for (double x : v.second) b += x;
+        a /= static_cast<double>(v.first.size()), b /= static_cast<double>(v.second.size());
+        groups.push_back({{"clusters", key}, {"kind", kind_of_group[key]}, {"pairs", v.first.size()}, {"model_mean_ns", a},
+                          {"board_mean_ns", b}, {"diff_percent", 100 * (a - b) / b}});
+    }
+    m["groups"] = groups;
+    return m;
+}
+
 std::string c2c_text(const json& r) {
     std::ostringstream os;
     os << "core-to-core latency, one way (ns per hand-off): " << r["platform"].get<std::string>() << ", "
@@ -354,13 +400,39 @@ std::string c2c_text(const json& r) {
     if (r.contains("checks"))
         os << "\nagainst the published figures (configs/references.yaml):\n" << checks_text(r["checks"], {{"pairs", "pairs"}})
            << known_miss_text(r["checks"]);
+    if (r.contains("measured")) {
+        const json& m = r["measured"];
+        os << "\nagainst the board (" << m["file"].get<std::string>() << ", " << m["format"].get<std::string>() << ", "
+           << m["cpus"].get<int>() << " CPUs; CPU k is core k above):\n";
+        text_table g(2);
+        g.header({"pairs", "kind", "n", "model mean", "board mean", "model - board"});
+        for (const auto& e : m["groups"])
+            g.row({e["clusters"].get<std::string>(), e["kind"].get<std::string>(), std::to_string(e["pairs"].get<int>()),
+                   ns_text(e["model_mean_ns"].get<double>()), ns_text(e["board_mean_ns"].get<double>()),
+                   diff_text(e["model_mean_ns"].get<double>(), e["board_mean_ns"].get<double>())});
+        os << g.str();
+        // Every pair on a small machine; the ten furthest from the board on a big one.
+        std::vector<json> ps(m["pairs"].begin(), m["pairs"].end());
+        const bool all = ps.size() <= 28;
+        if (!all)
+            std::stable_sort(ps.begin(), ps.end(), [](const json& a, const json& b) {
+                return std::fabs(a["diff_percent"].get<double>()) > std::fabs(b["diff_percent"].get<double>());
+            });
+        text_table t(2);
+        t.header({"pair", "CPUs", "model", "board", "model - board"});
+        for (std::size_t k = 0; k < ps.size() && (all || k < 10); ++k)
+            t.row({ps[k]["a"].get<std::string>() + " - " + ps[k]["b"].get<std::string>(), ps[k]["cpus"].get<std::string>(),
+                   ns_text(ps[k]["model_ns"].get<double>()), ns_text(ps[k]["board_ns"].get<double>()),
+                   diff_text(ps[k]["model_ns"].get<double>(), ps[k]["board_ns"].get<double>())});
+        os << "\n" << (all ? "each pair:\n" : "the ten pairs furthest from the board:\n") << t.str();
+    }
     return os.str();
 }
 
 int cmd_c2c(const std::vector<std::string>& args) {
     namespace po = boost::program_options;
     std::vector<std::string> sets, include_paths;
-    std::string out_dir, dur = "50us", cores_text, report, insn_text;
+    std::string out_dir, dur = "50us", cores_text, report, insn_text, measured;
     std::string jobs_text = std::to_string(host_cores());
     po::options_description d("options");
     d.add_options()  //
@@ -376,6 +448,9 @@ int cmd_c2c(const std::vector<std::string>& args) {
         ("report", po::value(&report)->value_name("DIR"), "print the matrix of DIR again (no run)")  //
         ("check", "compare with the platform's published figures (configs/references.yaml, tolerance beside each); "
                   "exit 1 when one is missed (a row marked known_miss is reported with its reason, not counted)")  //
+        ("measured", po::value(&measured)->value_name("FILE"),
+         "a real board's matrix, as core-to-core-latency --csv or cas-bench writes it: printed beside the model's "
+         "with the differences (CPU k of the file is the k-th core of --cores, or of the platform)")  //
         ("include-path", po::value(&include_paths)->composing()->value_name("DIR"), include_path_help)  //
         ("set", po::value(&sets)->composing()->value_name("PATH=VALUE"),
          "override one platform value for every pair (what if the DSU ran faster?); repeatable")  //
@@ -398,8 +473,22 @@ int cmd_c2c(const std::vector<std::string>& args) {
     def.sets.push_back("activity={}");
     def.sets.push_back("run.duration=" + dur);
     const platform_config cfg = load_sweep_config(def);
-    const auto cores = select(places(cfg), cores_text);
+    auto cores = select(places(cfg), cores_text);
     const std::string platform = fs::path(def.config).stem().string();
+    board_matrix board;
+    if (!measured.empty()) {
+        board = read_board_matrix(measured);
+        if (board.cpus() > cores.size())
+            throw usage_error("--measured " + measured + ": the board has " + std::to_string(board.cpus()) + " CPUs, the " +
+                              (cores_text.empty() ? "platform " + std::to_string(cores.size()) + " cores"
+                                                  : "cores of --cores " + std::to_string(cores.size())) +
+                              " (expected --cores naming " + std::to_string(board.cpus()) + " cores, in the board's CPU order)");
+        if (board.cpus() < cores.size()) {
+            std::cerr << "cohsim c2c: the board has " << board.cpus() << " CPUs: comparing the first " << board.cpus()
+                      << " cores (" << cores.front().id << " to " << cores[board.cpus() - 1].id << ")\n";
+            cores.resize(board.cpus());
+        }
+    }
     json refs = json::array();
     if (p.vm.count("check")) {
         refs = load_references(find_config("references.yaml"), platform, "c2c");
@@ -513,6 +602,7 @@ int cmd_c2c(const std::vector<std::string>& args) {
             out["checks"] = check_references(refs, gs);
         missed = missed_any(out.value("checks", json::array()));
     }
+    if (!measured.empty()) out["measured"] = compare_c2c(out, board, measured);
     write_file_atomic((dir / "c2c.json").string(), out.dump(1) + "\n");
     std::cout << c2c_text(out) << "\n" << (dir / "c2c.json").string() << "\n";
     for (const auto& e : list)
@@ -547,8 +637,10 @@ examples:
   cohsim latmem asr_4xa53_4xa73 --sizes 16KiB,256KiB,8MiB
   cohsim latmem dynamiq_4xa55_4xa75 --core little.0 --check   # against the published plateaus
 
-On a board: lmbench's `lat_mem_rd -P 1 64M 64` (size in MB, stride in
-bytes) prints the same curve; taskset it to the core you compare.
+On a board: lmbench's `lat_mem_rd -P 1 64M 64 2> board.txt` (size in MB,
+stride in bytes) writes the same curve; taskset it to the core you compare.
+Then `cohsim latmem PLATFORM --core ID --measured board.txt` runs the model
+at the board's sizes and prints both with the differences.
 )";
 
 std::string size_text(std::uint64_t b) {
@@ -581,13 +673,25 @@ std::string latmem_text(const json& r) {
     if (r.contains("checks"))
         os << "\nagainst the published figures (configs/references.yaml):\n"
            << checks_text(r["checks"], {{"core", "core"}, {"size", "working set"}}) << known_miss_text(r["checks"]);
+    if (r.contains("measured")) {
+        const json& m = r["measured"];
+        os << "\nagainst the board (" << m["file"].get<std::string>() << ", " << m["format"].get<std::string>()
+           << "; between the sizes it measured, linear in log size):\n";
+        text_table b;
+        b.header({"working set", "model", "board", "model - board"});
+        for (const auto& pt : m["points"])
+            b.row({pt["size"].get<std::string>(), ns_text(pt["model_ns"].get<double>()),
+                   pt["board_ns"].is_null() ? "-" : ns_text(pt["board_ns"].get<double>()),
+                   pt["board_ns"].is_null() ? "-" : diff_text(pt["model_ns"].get<double>(), pt["board_ns"].get<double>())});
+        os << b.str();
+    }
     return os.str();
 }
 
 int cmd_latmem(const std::vector<std::string>& args) {
     namespace po = boost::program_options;
     std::vector<std::string> sets, include_paths;
-    std::string out_dir, dur = "1s", core_id, sizes_text, report, loads_text = "2048";
+    std::string out_dir, dur = "1s", core_id, sizes_text, report, loads_text = "2048", measured;
     std::string jobs_text = std::to_string(host_cores());
     po::options_description d("options");
     d.add_options()  //
@@ -600,6 +704,9 @@ int cmd_latmem(const std::vector<std::string>& args) {
         ("out", po::value(&out_dir)->default_value("cohsim-latmem")->value_name("DIR"),
          "the output directory (latmem.json, the sweep's points/)")  //
         ("report", po::value(&report)->value_name("DIR"), "print the curve of DIR again (no run)")  //
+        ("measured", po::value(&measured)->value_name("FILE"),
+         "a real board's curve, as lmbench's lat_mem_rd writes it ('SIZE_MB NS' lines): printed beside the model's with "
+         "the differences; without --sizes the model runs at the board's sizes from 4KiB to 16MiB")  //
         ("check", "compare with the platform's published latencies for this core's cluster (configs/references.yaml); "
                   "exit 1 when one is missed (a row marked known_miss is reported with its reason, not counted)")  //
         ("include-path", po::value(&include_paths)->composing()->value_name("DIR"), include_path_help)  //
@@ -630,7 +737,15 @@ int cmd_latmem(const std::vector<std::string>& args) {
     const std::string platform = fs::path(def.config).stem().string();
 
     std::vector<std::uint64_t> sizes;
-    if (sizes_text.empty()) {
+    board_curve board;
+    if (!measured.empty()) board = read_board_curve(measured);
+    if (sizes_text.empty() && !measured.empty()) {
+        for (const auto& [b, ns] : board.points)
+            if (b >= 4096 && b <= 16u * 1024 * 1024) sizes.push_back((b + 32) / 64 * 64);
+        if (sizes.empty())
+            throw usage_error("--measured " + measured + ": no size between 4KiB and 16MiB (expected the board's curve over "
+                              "its caches; or give --sizes)");
+    } else if (sizes_text.empty()) {
         for (std::uint64_t b = 4096; b <= 16u * 1024 * 1024; b *= 2) {
             sizes.push_back(b);
             if (b < 16u * 1024 * 1024) sizes.push_back(b + b / 2);
@@ -710,6 +825,17 @@ int cmd_latmem(const std::vector<std::string>& args) {
         }
         missed = missed_any(refs);
         out["checks"] = refs;
+    }
+    if (!measured.empty()) {
+        json pts = json::array();
+        for (const auto& pt : points) {
+            const double model = pt["ns"].get<double>(), b = board.at(pt["size_bytes"].get<std::uint64_t>());
+            json e = {{"size_bytes", pt["size_bytes"]}, {"size", pt["size"]}, {"model_ns", model}};
+            if (b >= 0) e.update({{"board_ns", b}, {"diff_ns", model - b}, {"diff_percent", 100 * (model - b) / b}});
+            else e["board_ns"] = nullptr;
+            pts.push_back(e);
+        }
+        out["measured"] = {{"file", measured}, {"format", board.format}, {"points", pts}};
     }
     write_file_atomic((dir / "latmem.json").string(), out.dump(1) + "\n");
     std::cout << latmem_text(out) << "\n" << (dir / "latmem.json").string() << "\n";

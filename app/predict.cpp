@@ -290,6 +290,37 @@ json prediction_report(const std::string& dir_text) {
     // The most cautious level over the parameters (each row has its own).
     out["distinct_draws"] = std::min(n_all, n_cal);
     out["chance_level"] = chance(std::min(n_all, n_cal));
+    out["caveats"] = prediction_caveats(out);
+    return out;
+}
+
+json prediction_caveats(const json& r) {
+    json out = json::array();
+    const int done = r["members"]["done"].get<int>();
+    // The 5% quantile (type 7) lies at order statistic 1 + 0.05 (N - 1):
+    // below the second member for N < 21.
+    if (done > 0 && done < 21)
+        out.push_back("with " + std::to_string(done) +
+                      " members the 5-95% band's ends lie between the two lowest and between the two highest members: "
+                      "it is close to the members' whole range, not a 90% interval; give -n 21 or more (41 for ends "
+                      "that rest on the third member from each side)");
+    if (!r.contains("margin") || !r.contains("focus_core")) return out;
+    const json& m = r["margin"];
+    const std::string focus = r["focus_core"].get<std::string>(), nominal = m["nominal_verdict"].get<std::string>();
+    int agreeing = 0;
+    for (const auto& c : r["cores"])
+        if (c["id"] == focus && c["verdicts"].contains(nominal)) agreeing = c["verdicts"][nominal].get<int>();
+    if (agreeing != done || done == 0) return out;
+    for (const char* side : {"down", "up"}) {
+        const json& e = m[side];
+        if (e.is_null()) continue;
+        out.push_back("every member gave " + focus + " " + nominal + ", yet the margin run (one seed, every other value "
+                      "nominal) turns it " + e["verdict_beyond"].get<std::string>() + " at " + m["path"].get<std::string>() +
+                      " = " + e["flips_at"].get<std::string>() + ", inside the range: the members sit on one side of a cliff "
+                      "the ranges reach, so " + std::to_string(done) + "/" + std::to_string(done) +
+                      " is not a certainty; more members, or `cohsim sweep --vary " + m["path"].get<std::string>() +
+                      "=... --members N` across it, show how likely each side is");
+    }
     return out;
 }
 
@@ -386,6 +417,10 @@ std::string prediction_text(const json& r) {
             os << "(|rho| below " << fmt("%.2f", r["chance_level"].get<double>()) << ", 2/sqrt("
                << r["distinct_draws"].get<std::size_t>() << " distinct draws), is within what chance alone gives)\n";
         }
+    }
+    if (r.contains("caveats") && !r["caveats"].empty()) {
+        os << "\ncaveats:\n";
+        for (const auto& c : r["caveats"]) os << "  - " << c.get<std::string>() << "\n";
     }
     if (r.contains("margin")) {
         const json& m = r["margin"];
@@ -498,32 +533,11 @@ int cmd_predict(const std::vector<std::string>& args) {
 
     // The draws: member i runs seed run.seed + i and the i-th point of a Latin hypercube.
     const auto& unc = cfg.uncertain;
-    const auto u = latin_hypercube(n, unc.size(), cfg.run.seed);
-    sweep_axis seeds{"run.seed", {}};
-    for (std::size_t i = 0; i < n; ++i) seeds.values.push_back(std::to_string(cfg.run.seed + i));
-    def.axes.push_back(seeds);
     json ens;
     ens["config"] = def.config.empty() ? default_config_name : def.config;
     ens["members"] = n;
-    json params = json::array(), draws = json::array();
-    for (std::size_t j = 0; j < unc.size(); ++j) {
-        const auto& up = unc[j];
-        // Taken from the calibrated draws in turn (members share them) or drawn per member.
-        const bool calibrated = std::any_of(cfg.calibrated_draws.begin(), cfg.calibrated_draws.end(),
-                                            [&](const auto& d) { return d.count(j) > 0; });
-        params.push_back({{"path", up.path}, {"type", up.type}, {"nominal", up.format(up.nominal)},
-                          {"range", up.format(up.lo) + ".." + up.format(up.hi)}, {"calibrated", calibrated}});
-    }
-    for (std::size_t j = 0; j < unc.size(); ++j) def.axes.push_back({unc[j].path, {}});
-    for (std::size_t i = 0; i < n; ++i) {
-        json row = json::array();
-        for (std::size_t j = 0; j < unc.size(); ++j) {
-            const std::uint64_t v = member_value(cfg.calibrated_draws, unc[j], j, i, u[i][j]);
-            row.push_back(v);
-            def.axes[j + 1].values.push_back(unc[j].format(v));
-        }
-        draws.push_back(row);
-    }
+    json params, draws;
+    def.axes = member_axes(cfg, n, {}, &params, &draws);
     ens["uncertain"] = params;
     ens["draws"] = draws;
     def.zip = true;

@@ -21,6 +21,11 @@ namespace cohsim {
 // The report of a finished (or partly finished) ensemble directory.
 json prediction_report(const std::string& dir);
 
+// When a report cannot say what it seems to (its "caveats"): too few
+// members for a 5-95% band; every member on one side of a verdict's cliff
+// that the margin search finds inside the ranges.
+json prediction_caveats(const json& report);
+
 // The report as a text table (what `cohsim predict` prints).
 std::string prediction_text(const json& report);
 

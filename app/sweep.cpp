@@ -11,16 +11,20 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <iomanip>
 #include <iostream>
+#include <map>
 #include <regex>
 #include <sstream>
 
 #include "app/data.h"
+#include "app/ensemble.h"
 #include "app/options.h"
 #include "app/platform.h"
 #include "app/results.h"
 #include "app/spawn.h"
 #include "sim/units.h"
+#include "workloads/contention.h"
 
 namespace cohsim {
 
@@ -200,9 +204,13 @@ json sweep_def::to_json() const {
     j["config"] = config;
     j["sets"] = sets;
     j["zip"] = zip;
-    json ax = json::array();
-    for (const auto& a : axes) ax.push_back({{"path", a.path}, {"values", a.values}});
-    j["axes"] = ax;
+    auto list = [](const std::vector<sweep_axis>& v) {
+        json ax = json::array();
+        for (const auto& a : v) ax.push_back({{"path", a.path}, {"values", a.values}});
+        return ax;
+    };
+    j["axes"] = list(axes);
+    if (!members.empty()) j["members"] = list(members);
     return j;
 }
 
@@ -212,14 +220,33 @@ sweep_def sweep_def::from_json(const json& j) {
     d.sets = j.at("sets").get<std::vector<std::string>>();
     d.zip = j.at("zip").get<bool>();
     for (const auto& a : j.at("axes")) d.axes.push_back({a.at("path").get<std::string>(), a.at("values").get<std::vector<std::string>>()});
+    if (j.contains("members"))
+        for (const auto& a : j.at("members"))
+            d.members.push_back({a.at("path").get<std::string>(), a.at("values").get<std::vector<std::string>>()});
     return d;
 }
 
-std::vector<std::string> sweep_def::run_args(const std::vector<std::string>& point, const std::string& out) const {
+std::vector<std::vector<std::string>> sweep_def::runs() const {
+    const auto pts = sweep_points(axes, zip);
+    if (members.empty()) return pts;
+    const auto ms = sweep_points(members, true);
+    std::vector<std::vector<std::string>> out;
+    out.reserve(pts.size() * ms.size());
+    for (const auto& p : pts)
+        for (const auto& m : ms) {
+            out.push_back(p);
+            out.back().insert(out.back().end(), m.begin(), m.end());
+        }
+    return out;
+}
+
+std::vector<std::string> sweep_def::run_args(const std::vector<std::string>& run, const std::string& out) const {
     std::vector<std::string> args = {"run"};
     if (!config.empty()) args.push_back(config);
     for (const auto& s : sets) args.insert(args.end(), {"--set", s});
-    for (std::size_t i = 0; i < axes.size(); ++i) args.insert(args.end(), {"--set", axes[i].path + "=" + point[i]});
+    for (std::size_t i = 0; i < axes.size(); ++i) args.insert(args.end(), {"--set", axes[i].path + "=" + run[i]});
+    for (std::size_t i = 0; i < members.size(); ++i)
+        args.insert(args.end(), {"--set", members[i].path + "=" + run[axes.size() + i]});
     args.insert(args.end(), {"-q", "--out", out});
     return args;
 }
@@ -306,6 +333,17 @@ grid (every combination, the first --vary outermost); --zip pairs their
 values instead. Any config path can vary, lists included
 (workload.threads.1.cpu_relax).
 
+A single run per point answers with whatever phase that point happens to
+lock into. With --members N every point is an ensemble, as `cohsim predict`
+makes one: N runs, member i with seed run.seed + i and the i-th draw of each
+uncertain value (NOMINAL ~ LO..HI) the sweep does not set, the same draws at
+every point (so that points differ by the swept values alone). results.csv
+then holds per point and core the members' median of each figure (under the
+column's own name), its 5-95% band (NAME_p5, NAME_p95), the rate
+(acq_per_s), the most frequent verdict and each verdict's probability
+(p_STARVED, ...); members.csv holds every run. `cohsim plot DIR` draws each
+curve with its band.
+
 Nothing is lost: running the same command again skips the finished points;
 a kill at any moment loses no finished point and leaves no partial file; a
 failing point is recorded (points/NNNN.error) and the sweep goes on. Exit
@@ -319,6 +357,7 @@ examples:
   cohsim sweep --vary workload.threads.1.cpu_relax=yield,wfe_backoff --vary run.seed=1,2,3 -j 2 --out s2
   cohsim sweep --vary clusters.little.freq=832MHz,1248MHz --vary clusters.big.freq=1.8GHz,1.248GHz --zip --out s3
   cohsim sweep --vary run.seed=1:100:1 --out s4 --emit slurm    # then: sbatch s4/sweep.sbatch; cohsim sweep --merge s4
+  cohsim sweep --vary clusters.little.freq=832MHz:1.8GHz:96MHz --members 16 --out s5   # a band per point
 )";
 
 std::string tail_of(const std::string& text, std::size_t lines) {
@@ -331,6 +370,23 @@ std::string tail_of(const std::string& text, std::size_t lines) {
     }
     return text;
 }
+
+}  // namespace
+
+std::vector<std::string> csv_split(const std::string& line) {
+    std::vector<std::string> f(1);
+    bool quoted = false;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        const char c = line[i];
+        if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') f.back() += '"', ++i;
+        else if (c == '"') quoted = !quoted;
+        else if (c == ',' && !quoted) f.emplace_back();
+        else f.back() += c;
+    }
+    return f;
+}
+
+namespace {
 
 std::string csv_field(const std::string& v) {
     if (v.find_first_of(",\"\n") == std::string::npos) return v;
@@ -401,18 +457,115 @@ std::string progress_text(std::size_t finished, std::size_t total, std::size_t f
 
 namespace {
 
+std::string number_field(double v) {
+    if (!std::isfinite(v)) return "";
+    std::ostringstream o;
+    o << std::setprecision(6) << v;
+    return o.str();
+}
+
+// results.csv of a sweep with members: per point and core, each numeric
+// column of cores.csv as the members' median (under its own name, so that
+// plots of plain sweeps read it too) and 5-95% band (NAME_p5, NAME_p95),
+// the rate (acq_per_s), the most frequent verdict and each verdict's share
+// of the members (p_fair, p_DISADVANTAGED, ...). `prefix(p)`: the point's
+// columns; `rows[p][core]`: each done member's cores.csv fields.
+std::string band_csv(const std::vector<std::string>& header, const std::string& prefix_header,
+                     const std::function<std::string(std::size_t)>& prefix,
+                     const std::vector<std::vector<std::pair<std::string, std::vector<std::vector<std::string>>>>>& rows) {
+    auto col = [&](const char* name) {
+        return static_cast<std::size_t>(std::find(header.begin(), header.end(), name) - header.begin());
+    };
+    const std::size_t c_verdict = col("verdict"), c_acq = col("acquisitions"), c_ns = col("simulated_ns");
+    std::vector<std::size_t> metrics;  // numeric columns, in cores.csv's order
+    for (std::size_t i = 0; i < header.size(); ++i)
+        if (header[i] != "core" && header[i] != "cluster" && header[i] != "type" && header[i] != "verdict" &&
+            header[i] != "seed" && header[i] != "simulated_ns")
+            metrics.push_back(i);
+    const std::vector<verdict> all = {verdict::fair, verdict::disadvantaged, verdict::starved, verdict::dominant, verdict::too_few};
+    std::ostringstream csv;
+    csv << prefix_header << ",core,cluster,type,members";
+    auto band_header = [&](const std::string& m) { csv << "," << m << "," << m << "_p5," << m << "_p95"; };
+    for (std::size_t i : metrics) band_header(header[i]);
+    band_header("acq_per_s");
+    csv << ",verdict";
+    for (verdict v : all) {
+        std::string n = std::string("p_") + name(v);
+        std::replace(n.begin(), n.end(), ' ', '_');
+        csv << "," << n;
+    }
+    csv << "\n";
+    auto number = [](const std::string& t) { return t.empty() ? std::nan("") : std::strtod(t.c_str(), nullptr); };
+    for (std::size_t p = 0; p < rows.size(); ++p)
+        for (const auto& [core, ms] : rows[p]) {
+            const auto& first = ms.front();
+            csv << prefix(p) << "," << first[col("core")] << "," << first[col("cluster")] << "," << first[col("type")] << ","
+                << ms.size();
+            auto band = [&](std::vector<double> xs) {
+                xs.erase(std::remove_if(xs.begin(), xs.end(), [](double x) { return std::isnan(x); }), xs.end());
+                csv << "," << number_field(quantile(xs, 0.5)) << "," << number_field(quantile(xs, 0.05)) << ","
+                    << number_field(quantile(xs, 0.95));
+            };
+            for (std::size_t i : metrics) {
+                std::vector<double> xs;
+                for (const auto& m : ms) xs.push_back(number(m[i]));
+                band(xs);
+            }
+            std::vector<double> rate;
+            for (const auto& m : ms) rate.push_back(number(m[c_acq]) / (number(m[c_ns]) * 1e-9));
+            band(rate);
+            std::map<std::string, std::size_t> count;
+            for (const auto& m : ms) ++count[m[c_verdict]];
+            std::string most;
+            std::size_t most_n = 0;
+            for (const auto& [v, n] : count)
+                if (n > most_n) most = v, most_n = n;
+            csv << "," << most;
+            for (verdict v : all) {
+                const auto it = count.find(name(v));
+                csv << "," << number_field(it == count.end() ? 0.0 : static_cast<double>(it->second) / static_cast<double>(ms.size()));
+            }
+            csv << "\n";
+        }
+    return csv.str();
+}
+
 int aggregate(const fs::path& dir, const sweep_def& def) {
-    const auto pts = sweep_points(def.axes, def.zip);
+    const auto pts = def.runs();
+    const std::size_t n_members = def.member_count();
     std::vector<numeric_axis> numeric;
     for (const auto& a : def.axes) numeric.push_back(numeric_values(a.values));
-    std::ostringstream csv;
+    // A point's columns: each axis's value (and its number when it has a unit).
+    std::string axes_header;
+    for (std::size_t i = 0; i < def.axes.size(); ++i) {
+        axes_header += "," + csv_field(def.axes[i].path);
+        if (!numeric[i].suffix.empty()) axes_header += "," + csv_field(def.axes[i].path + numeric[i].suffix);
+    }
+    auto axes_fields = [&](const std::vector<std::string>& v) {
+        std::string out;
+        for (std::size_t i = 0; i < def.axes.size(); ++i) {
+            out += "," + csv_field(v[i]);
+            if (!numeric[i].suffix.empty()) {
+                const auto& vals = def.axes[i].values;
+                out += "," + numeric[i].numbers[static_cast<std::size_t>(std::find(vals.begin(), vals.end(), v[i]) - vals.begin())];
+            }
+        }
+        return out;
+    };
+    std::string member_header;
+    for (const auto& m : def.members) member_header += "," + csv_field(m.path);
+    std::ostringstream csv;  // every run's rows: results.csv, or members.csv with members
     bool header = false;
+    std::vector<std::string> fields;  // cores.csv's header
+    const std::size_t n_points = n_members ? pts.size() / n_members : pts.size();
+    std::vector<std::vector<std::pair<std::string, std::vector<std::vector<std::string>>>>> by_point(n_points);
     json points = json::array();
     int failed = 0, todo = 0;
     for (std::size_t k = 0; k < pts.size(); ++k) {
         const point_state st = state_of(dir, k);
         json jp = {{"point", k}, {"dir", "points/" + point_name(k)}};
         for (std::size_t i = 0; i < def.axes.size(); ++i) jp["values"][def.axes[i].path] = pts[k][i];
+        for (std::size_t i = 0; i < def.members.size(); ++i) jp["values"][def.members[i].path] = pts[k][def.axes.size() + i];
         jp["state"] = st == point_state::done ? "done" : st == point_state::failed ? "failed" : "not run";
         if (st == point_state::failed) {
             ++failed;
@@ -425,33 +578,42 @@ int aggregate(const fs::path& dir, const sweep_def& def) {
         std::string line;
         std::getline(rows, line);  // the point's header
         if (!header) {
-            csv << "point";
-            for (std::size_t i = 0; i < def.axes.size(); ++i) {
-                csv << "," << csv_field(def.axes[i].path);
-                if (!numeric[i].suffix.empty()) csv << "," << csv_field(def.axes[i].path + numeric[i].suffix);
-            }
-            csv << "," << line << "\n";
+            csv << (n_members ? "run,point,member" : "point") << axes_header << member_header << "," << line << "\n";
+            fields = csv_split(line);
             header = true;
         }
         while (std::getline(rows, line)) {
             if (line.empty()) continue;
             csv << k;
-            for (std::size_t i = 0; i < def.axes.size(); ++i) {
-                csv << "," << csv_field(pts[k][i]);
-                if (!numeric[i].suffix.empty()) {
-                    const auto& vals = def.axes[i].values;
-                    csv << "," << numeric[i].numbers[static_cast<std::size_t>(
-                                      std::find(vals.begin(), vals.end(), pts[k][i]) - vals.begin())];
-                }
-            }
+            if (n_members) csv << "," << k / n_members << "," << k % n_members;
+            csv << axes_fields(pts[k]);
+            for (std::size_t i = 0; i < def.members.size(); ++i) csv << "," << csv_field(pts[k][def.axes.size() + i]);
             csv << "," << line << "\n";
+            if (!n_members) continue;
+            auto f = csv_split(line);
+            auto& cores = by_point[k / n_members];
+            auto it = std::find_if(cores.begin(), cores.end(), [&](const auto& c) { return c.first == f[0]; });
+            if (it == cores.end()) cores.emplace_back(f[0], std::vector<std::vector<std::string>>{}), it = cores.end() - 1;
+            it->second.push_back(std::move(f));
         }
     }
     json manifest = def.to_json();
     manifest["provenance"] = provenance();
     manifest["points"] = points;
     manifest["summary"] = {{"points", pts.size()}, {"done", pts.size() - failed - todo}, {"failed", failed}, {"not_run", todo}};
-    write_file_atomic((dir / "results.csv").string(), csv.str());
+    if (n_members) {
+        manifest["summary"]["grid_points"] = n_points;
+        manifest["summary"]["members"] = n_members;
+        write_file_atomic((dir / "members.csv").string(), csv.str());
+        const auto grid = sweep_points(def.axes, def.zip);
+        const std::string bands =
+            header ? band_csv(fields, "point" + axes_header, [&](std::size_t p) { return std::to_string(p) + axes_fields(grid[p]); },
+                              by_point)
+                   : "";
+        write_file_atomic((dir / "results.csv").string(), bands);
+    } else {
+        write_file_atomic((dir / "results.csv").string(), csv.str());
+    }
     write_file_atomic((dir / "sweep.json").string(), manifest.dump(2) + "\n");
     return failed;
 }
@@ -486,7 +648,7 @@ child_job point_job(const fs::path& dir, const sweep_def& def, const std::vector
 int merge_sweep(const fs::path& dir, const sweep_def& def) { return aggregate(dir, def); }
 
 int run_one_point(const sweep_def& def, const fs::path& dir, std::size_t k) {
-    const auto pts = sweep_points(def.axes, def.zip);
+    const auto pts = def.runs();
     if (k >= pts.size())
         throw usage_error("--point " + std::to_string(k) + ": the sweep has points 0 to " + std::to_string(pts.size() - 1));
     fs::create_directories(dir / "points");
@@ -500,7 +662,7 @@ int run_one_point(const sweep_def& def, const fs::path& dir, std::size_t k) {
 
 int run_sweep(const sweep_def& def, const fs::path& dir, unsigned jobs, const std::string& out_dir,
               const std::vector<std::size_t>* only) {
-    const auto pts = sweep_points(def.axes, def.zip);
+    const auto pts = def.runs();
     check_points(def);
     fs::create_directories(dir / "points");
     check_same_sweep(def, dir, out_dir);
@@ -576,7 +738,7 @@ int run_sweep(const sweep_def& def, const fs::path& dir, unsigned jobs, const st
 int cmd_sweep(const std::vector<std::string>& args) {
     namespace po = boost::program_options;
     std::vector<std::string> sets, varies, positional, include_paths;
-    std::string out_dir, merge, emit;
+    std::string out_dir, merge, emit, members_text;
     std::string jobs_text = std::to_string(host_cores());
     long point = -1;
     po::options_description d("options");
@@ -587,7 +749,10 @@ int cmd_sweep(const std::vector<std::string>& args) {
         ("include-path", po::value(&include_paths)->composing()->value_name("DIR"), include_path_help)  //
         ("set", po::value(&sets)->composing()->value_name("PATH=VALUE"),
          "override one config value for every point, as in `cohsim run`; repeatable")  //
-        ("jobs,j", po::value(&jobs_text)->value_name("N"), "points run at once (default: the number of cores)")  //
+        ("members,n", po::value(&members_text)->value_name("N"),
+         "an ensemble of N runs at every point (seeds and draws of the uncertain values, as cohsim predict): "
+         "results.csv holds medians, 5-95% bands and verdict probabilities (2 to 10000)")  //
+        ("jobs,j", po::value(&jobs_text)->value_name("N"), "runs at once (default: the number of cores)")  //
         ("out", po::value(&out_dir)->default_value("cohsim-sweep")->value_name("DIR"),
          "the sweep directory (results.csv, sweep.json, points/)")  //
         ("point", po::value(&point)->value_name("K"), "run only point K (0-based; for job arrays) and exit")  //
@@ -628,7 +793,19 @@ int cmd_sweep(const std::vector<std::string>& args) {
     def.sets = sets;
     def.zip = vm.count("zip") > 0;
     for (const auto& v : varies) def.axes.push_back(parse_vary(v));
-    const auto pts = sweep_points(def.axes, def.zip);
+    if (!members_text.empty()) {
+        const auto n = static_cast<std::size_t>(parse_count(members_text, "--members", 2, 10000));
+        std::vector<std::string> swept;
+        for (const auto& a : def.axes) swept.push_back(a.path);
+        if (std::find(swept.begin(), swept.end(), "run.seed") != swept.end())
+            throw usage_error("--members gives each member its own seed (run.seed + i): drop --vary run.seed, or --members");
+        const platform_config cfg = load_platform(def.config, numbered(def.sets));
+        def.members = member_axes(cfg, n, swept);
+        if (def.members.size() == 1)
+            std::cerr << "cohsim sweep: the config has no uncertain values (NOMINAL ~ LO..HI) the sweep does not set, so the "
+                         "members differ by their seed only\n";
+    }
+    const auto pts = def.runs();
 
     const fs::path dir = fs::absolute(out_dir);
     if (point < 0) check_points(def);  // a sweep with an invalid point makes no folder
@@ -642,6 +819,7 @@ int cmd_sweep(const std::vector<std::string>& args) {
         for (const auto& s : def.sets) cmd.insert(cmd.end(), {"--set", s});
         for (const auto& v : varies) cmd.insert(cmd.end(), {"--vary", v});
         if (def.zip) cmd.push_back("--zip");
+        if (!members_text.empty()) cmd.insert(cmd.end(), {"--members", members_text});
         cmd.insert(cmd.end(), {"--out", dir.string()});
         const std::string script = write_array_script(dir, "sweep", pts.size(), cmd);
         std::cout << "wrote " << script << " (" << pts.size() << " tasks); submit it with sbatch, then: cohsim sweep --merge "

@@ -5,7 +5,11 @@
 //
 // Layout of the output directory:
 //   sweep.json            what was swept (config, overrides, axes) and each point's state
-//   results.csv           point, the axes' values, then each core's cores.csv row
+//   results.csv           point, the axes' values, then each core's cores.csv row; with
+//                         --members N, each core's median and 5-95% band over the
+//                         point's members and each verdict's probability
+//   members.csv           with --members: every run, its point, member, seed and draws,
+//                         then each core's cores.csv row
 //   points/NNNN/          a finished point: result.json, cores.csv, config.yaml, run.log
 //   points/NNNN.error     a failed point: its exit status and the end of its log
 //   points/NNNN.tmp/      a point being run (removed when a sweep starts)
@@ -44,11 +48,20 @@ struct sweep_def {
     std::vector<std::string> sets;  // --set overrides, in order
     std::vector<sweep_axis> axes;
     bool zip = false;
+    // An ensemble at every point (`--members N`): zip axes of N values each
+    // (run.seed, then the drawn uncertain values; ensemble.h member_axes);
+    // empty: one run per point.
+    std::vector<sweep_axis> members;
+    std::size_t member_count() const { return members.empty() ? 0 : members[0].values.size(); }
+    // Every run's values: its point's (one per axis), then its member's (one
+    // per member axis). Run k is point k / N's member k % N (N members), or
+    // point k.
+    std::vector<std::vector<std::string>> runs() const;
 
     nlohmann::ordered_json to_json() const;
     static sweep_def from_json(const nlohmann::ordered_json& j);
-    // `cohsim run` arguments of one point, writing into `out`.
-    std::vector<std::string> run_args(const std::vector<std::string>& point, const std::string& out) const;
+    // `cohsim run` arguments of one run (runs()' values), writing into `out`.
+    std::vector<std::string> run_args(const std::vector<std::string>& run, const std::string& out) const;
 };
 
 // Loads every point's config (no simulation): a usage_error naming the first
@@ -86,6 +99,9 @@ void check_same_sweep(const sweep_def& def, const std::filesystem::path& dir, co
 // started at t0 has come.
 std::string progress_text(std::size_t finished, std::size_t total, std::size_t failed,
                           std::chrono::steady_clock::time_point t0);
+// The fields of one line of a CSV file as cohsim writes them (a field with a
+// comma or quote in double quotes, a quote doubled).
+std::vector<std::string> csv_split(const std::string& line);
 // "0007": the directory name of point k under DIR/points/.
 std::string point_name(std::size_t k);
 

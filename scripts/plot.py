@@ -18,7 +18,9 @@ python3-matplotlib). Usually run through `cohsim plot RUN_DIR`.
       STARVED outlined; without --y (into sweep_<metric>_lines.{png,svg}) a
       line per other swept combination. Any
       other swept path gives one panel (2-D) or line (1-D) per value. The
-      core defaults to the contending core with the lowest mean share.
+      core defaults to the contending core with the lowest mean share. A
+      sweep with --members has each point's median and 5-95% band: the
+      lines are medians with their band shaded, the heatmap shows medians.
 
   plot.py predict PREDICT_DIR [--out DIR]
       PREDICT_DIR/prediction.json and members.csv -> prediction.{png,svg}:
@@ -360,19 +362,27 @@ def plot_sweep(a):
             ax.set_ylabel(a.y)
             ax.set_title(label(key), fontsize=9)
         fig.colorbar(im, ax=list(axs[0]), label=f"{a.metric} of {core}")
-        fig.suptitle(f"{a.metric} of {core}; red outline: {core} STARVED", fontsize=10)
+        fig.suptitle(f"{a.metric} of {core}" + (" (median of the members)" if f"{a.metric}_p5" in rows[0] else "") +
+                     f"; red outline: {core} STARVED" + (" in most members" if f"{a.metric}_p5" in rows[0] else ""), fontsize=10)
     else:
         fig, ax = plt.subplots(figsize=(8, 4.5))
+        banded = f"{a.metric}_p5" in rows[0]  # a sweep with --members: medians and 5-95% bands
         for key in sorted(groups):
             pts = sorted(groups[key], key=lambda r: xs.index(r[a.x]))
-            ax.plot([xs.index(r[a.x]) for r in pts], [num(r[a.metric]) for r in pts], marker="o", label=label(key))
+            line, = ax.plot([xs.index(r[a.x]) for r in pts], [num(r[a.metric]) for r in pts], marker="o",
+                            label=label(key) + (" (median)" if banded else ""))
+            if banded:
+                ax.fill_between([xs.index(r[a.x]) for r in pts], [num(r[f"{a.metric}_p5"]) for r in pts],
+                                [num(r[f"{a.metric}_p95"]) for r in pts], color=line.get_color(), alpha=0.2,
+                                label=label(key) + " (5-95% of members)")
             bad = [r for r in pts if r["verdict"] == "STARVED"]
             ax.scatter([xs.index(r[a.x]) for r in bad], [num(r[a.metric]) for r in bad], color="red", zorder=3,
                        s=60, marker="x")
         ax.set_xticks(range(len(xs)), xs, rotation=45, ha="right", fontsize=8)
         ax.set_xlabel(a.x)
         ax.set_ylabel(f"{a.metric} of {core}")
-        ax.set_title(f"{a.metric} of {core}; red x: {core} STARVED", fontsize=10)
+        ax.set_title(f"{a.metric} of {core}; red x: {core} STARVED" + (" (the members' most frequent verdict)" if banded else ""),
+                     fontsize=10)
         ax.grid(True, alpha=0.3)
         ax.legend(fontsize=8)
     if not a.y:

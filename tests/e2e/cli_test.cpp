@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/sweep.h"
+
 #include <algorithm>
 #include <chrono>
 #include <climits>
@@ -572,6 +574,70 @@ TEST_F(Cli, SweepGridIsDeterministicAtAnyParallelism) {
     EXPECT_EQ(slurp(m_dir / "a" / "results.csv"), a);
     // Another sweep in the same directory is refused.
     expect_bad({"sweep", "--vary", "run.seed=1,2", "--out", "a"}, "holds another sweep");
+}
+
+// A CSV file as rows of column -> field.
+std::vector<std::map<std::string, std::string>> csv_rows(const std::string& text) {
+    std::vector<std::vector<std::string>> lines;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) lines.push_back(cohsim::csv_split(line));
+    std::vector<std::map<std::string, std::string>> rows;
+    for (std::size_t i = 1; i < lines.size(); ++i) {
+        std::map<std::string, std::string> r;
+        for (std::size_t j = 0; j < lines[0].size() && j < lines[i].size(); ++j) r[lines[0][j]] = lines[i][j];
+        rows.push_back(r);
+    }
+    return rows;
+}
+
+// A frequency sweep as bands, where a closed form knows the answer: a lone
+// core whose iteration is INSIDE + OUTSIDE cycles of work (and a few dozen
+// cycles of lock code, L1 hits) runs f / (INSIDE + OUTSIDE) iterations a
+// second. INSIDE is uncertain (10000 ~ 5000..15000), OUTSIDE 10000: at f the
+// rate lies in f/25000..f/15000, the nominal f/20000; each point's band must
+// contain the nominal and stay inside the range's extremes, with every
+// member drawing the same INSIDE at every point (so the band scales with f).
+TEST_F(Cli, SweepWithMembersGivesEachPointItsBand) {
+    const std::vector<std::string> args = {
+        "sweep", "--vary", "clusters.big.freq=500MHz,1GHz,2GHz", "--members", "8", "--set", "workload.threads=[{core: big.0}]",
+        "--set", "workload.params={INSIDE: 10000 ~ 5000..15000, OUTSIDE: 10000}", "--set", "activity={}",
+        "--set", "run.noise=false", "--set", "run.duration=20ms", "--out", "bands"};
+    const auto r = run(args);
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto rows = csv_rows(slurp(m_dir / "bands" / "results.csv"));
+    ASSERT_EQ(rows.size(), 3u);  // one row per point (one core)
+    for (const auto& row : rows) {
+        const double f = std::stod(row.at("clusters.big.freq_hz"));
+        const double med = std::stod(row.at("acq_per_s")), lo = std::stod(row.at("acq_per_s_p5")),
+                     hi = std::stod(row.at("acq_per_s_p95"));
+        EXPECT_EQ(row.at("members"), "8");
+        EXPECT_LE(lo, f / 20000) << row.at("clusters.big.freq");
+        EXPECT_GE(hi, f / 20000) << row.at("clusters.big.freq");
+        EXPECT_GE(lo, f / 25000 * 0.99);  // the lock code's cycles and the rate's whole count: under 1%
+        EXPECT_LE(hi, f / 15000 * 1.01);
+        // The median member draws INSIDE from the middle two of 8 strata: 8750..11250.
+        EXPECT_GE(med, f / 21250 * 0.99);
+        EXPECT_LE(med, f / 18750 * 1.01);
+        EXPECT_EQ(row.at("verdict"), "fair");
+        EXPECT_EQ(row.at("p_fair"), "1");
+        EXPECT_EQ(row.at("p_STARVED"), "0");
+    }
+    // Twice the clock, twice the rate, member by member (the same draws).
+    EXPECT_NEAR(std::stod(rows[2].at("acq_per_s")) / std::stod(rows[1].at("acq_per_s")), 2.0, 0.02);
+    const auto members = csv_rows(slurp(m_dir / "bands" / "members.csv"));
+    ASSERT_EQ(members.size(), 24u);
+    for (const auto& m : members) {
+        const auto& same = members[std::stoul(m.at("member"))];  // that member at point 0
+        EXPECT_EQ(m.at("workload.params.INSIDE"), same.at("workload.params.INSIDE"));
+        EXPECT_EQ(m.at("run.seed"), same.at("run.seed"));
+        EXPECT_EQ(std::stoul(m.at("run")), std::stoul(m.at("point")) * 8 + std::stoul(m.at("member")));
+    }
+    EXPECT_EQ(read_json("bands/sweep.json")["summary"]["grid_points"], 3);
+    // Resumable like any sweep; a swept seed and members do not mix.
+    const auto again = run(args);
+    EXPECT_NE(again.err.find("24 already done, 0 to run"), std::string::npos) << again.err;
+    expect_bad({"sweep", "--vary", "run.seed=1,2", "--members", "4", "--out", "x"}, "--members gives each member its own seed");
+    expect_bad({"sweep", "--vary", "run.seed=1,2", "--members", "1", "--out", "x"}, "--members");
 }
 
 TEST_F(Cli, SweepKilledAndResumedEqualsUninterrupted) {
@@ -2077,6 +2143,66 @@ TEST_F(Cli, EveryShippedPlatformHasReferenceRowsAndATest) {
         EXPECT_TRUE(refs[p] && refs[p]["c2c"] && refs[p]["c2c"].size() > 0) << p << " has no c2c rows";
         EXPECT_TRUE(refs[p] && refs[p]["latmem"] && refs[p]["latmem"].size() > 0) << p << " has no latmem rows";
     }
+}
+
+// A board's own files beside the model: cas-bench's text for four CPUs
+// (written by hand; CPU k is the k-th core of --cores), its figures per
+// pair and per kind of pair, and the differences.
+TEST_F(Cli, C2cMeasuredPutsTheBoardBesideTheModel) {
+    write("board.txt",
+          "     0   -  22  230  220\n     1  22   -  222  224\n     2  226  220   -  28\n     3  224  222  27   -\n");
+    const auto r = run({"c2c", "asr_4xa53_4xa73", "--cores", "little.0,little.1,big.0,big.1", "--duration", "20us", "--measured",
+                        "board.txt", "--out", "m"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const json j = read_json("m/c2c.json");
+    const json& m = j["measured"];
+    EXPECT_EQ(m["format"], "cas-bench");
+    ASSERT_EQ(m["pairs"].size(), 6u);
+    std::map<std::string, json> g;
+    for (const auto& e : m["groups"]) g[e["clusters"].get<std::string>()] = e;
+    // Board means by hand: little 22; big (28 + 27) / 2; big-little the four
+    // cross pairs, each the mean of its two directions: (228 + 222 + 221 + 223) / 4.
+    EXPECT_DOUBLE_EQ(g["little"]["board_mean_ns"].get<double>(), 22);
+    EXPECT_DOUBLE_EQ(g["big"]["board_mean_ns"].get<double>(), 27.5);
+    EXPECT_DOUBLE_EQ(g["big-little"]["board_mean_ns"].get<double>(), 223.5);
+    for (const auto& e : m["pairs"]) {
+        // Each pair's model figure is the matrix's, its difference model - board.
+        const double model = e["model_ns"].get<double>(), board = e["board_ns"].get<double>();
+        EXPECT_DOUBLE_EQ(e["diff_ns"].get<double>(), model - board);
+        EXPECT_NEAR(e["diff_percent"].get<double>(), 100 * (model - board) / board, 1e-9);
+    }
+    EXPECT_NE(r.out.find("against the board (board.txt, cas-bench, 4 CPUs"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("little.0 - little.1"), std::string::npos) << r.out;
+    // --report prints it again; a board with more CPUs than cores is refused.
+    EXPECT_NE(run({"c2c", "--report", "m"}).out.find("against the board"), std::string::npos);
+    expect_bad({"c2c", "asr_4xa53_4xa73", "--cores", "little.0,little.1", "--measured", "board.txt"},
+               "the board has 4 CPUs, the cores of --cores 2");
+    write("bad.csv", ",,\n41.6,,\n42.4,x,\n");
+    expect_bad({"c2c", "asr_4xa53_4xa73", "--measured", "bad.csv"}, "bad.csv:3: 'x' in column 2 is not a latency in ns");
+}
+
+TEST_F(Cli, LatmemMeasuredRunsAtTheBoardsSizes) {
+    // lat_mem_rd's output by hand: 2KiB (below what the model runs without
+    // --sizes), 16KiB, 256KiB and 1MiB.
+    write("lat.txt", "\"stride=64\n0.00195 1.7\n0.01563 1.8\n0.25000 9.5\n1.00000 15.0\n");
+    const auto r = run({"latmem", "asr_4xa53_4xa73", "--core", "big.0", "--measured", "lat.txt", "--loads", "256", "--out", "l"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const json j = read_json("l/latmem.json");
+    ASSERT_EQ(j["points"].size(), 3u);  // the board's sizes from 4KiB to 16MiB
+    const auto& pts = j["measured"]["points"];
+    ASSERT_EQ(pts.size(), 3u);
+    EXPECT_EQ(pts[0]["size_bytes"], 16384);  // 0.01563 MB, to whole lines
+    EXPECT_DOUBLE_EQ(pts[1]["board_ns"].get<double>(), 9.5);
+    EXPECT_DOUBLE_EQ(pts[2]["board_ns"].get<double>(), 15.0);
+    EXPECT_DOUBLE_EQ(pts[2]["model_ns"].get<double>(), j["points"][2]["ns"].get<double>());
+    EXPECT_NE(r.out.find("against the board (lat.txt, lmbench lat_mem_rd"), std::string::npos) << r.out;
+    // With --sizes, the board's curve between its sizes: 512KiB lies halfway
+    // from 256KiB to 1MiB in log size: (9.5 + 15) / 2.
+    const auto s = run({"latmem", "asr_4xa53_4xa73", "--core", "big.0", "--measured", "lat.txt", "--sizes", "512KiB,2MiB",
+                        "--loads", "256", "--out", "l2"});
+    const json k = read_json("l2/latmem.json");
+    EXPECT_NEAR(k["measured"]["points"][0]["board_ns"].get<double>(), 12.25, 1e-9);
+    EXPECT_TRUE(k["measured"]["points"][1]["board_ns"].is_null());  // beyond the board's largest size
 }
 
 TEST_F(Cli, LatmemStepsAtEachCacheSizeAndMatchesTheDynamiqPlateaus) {

@@ -30,6 +30,12 @@ for f in bin/cohsim share/cohsim/configs/default.yaml share/cohsim/configs/platf
          share/doc/cohsim/README.md share/doc/cohsim/LICENSE; do
   [ -e "$p/$f" ] || fail "the install has no $f"
 done
+# The Python package, where Debian's python3 finds it under the prefix, runs
+# the binary installed beside it (no COHSIM, no PATH).
+pydir=$(ls -d "$p"/lib/python3*/dist-packages 2>/dev/null | head -1)
+[ -n "$pydir" ] && [ -f "$pydir/cohsim/__init__.py" ] || fail "the install has no lib/python3.X/dist-packages/cohsim"
+found=$(cd "$tmp" && env -u COHSIM PATH=/usr/bin:/bin PYTHONPATH="$pydir" /usr/bin/python3 -c "import cohsim; print(cohsim.binary())")
+[ "$found" = "$p/bin/cohsim" ] || fail "import cohsim found '$found', not $p/bin/cohsim"
 # No path of the source or build tree is compiled into the binary (a
 # sanitizer build keeps header paths for its reports: only messages, and the
 # hidden-tree run below shows nothing is read from them).
@@ -98,6 +104,9 @@ if command -v dpkg-deb > /dev/null && command -v dpkg-shlibdeps > /dev/null; the
            ./usr/share/doc/cohsim/LICENSE; do
     grep -q " $f\$" "$tmp/deb.txt" || fail "the .deb has no $f"
   done
+  grep -q " ./usr/lib/python3[.0-9]*/dist-packages/cohsim/__init__.py\$" "$tmp/deb.txt" ||
+    fail "the .deb has no Python package under /usr/lib/python3.X/dist-packages"
+  dpkg-deb -f "$deb" Depends | grep -q python3-pandas || fail "the .deb does not depend on python3-pandas (import cohsim)"
   dpkg-deb -f "$deb" Depends | grep -q libsystemc || fail "the .deb does not depend on SystemC's library: $(dpkg-deb -f "$deb" Depends)"
   # Its files, unpacked as dpkg would put them under /, pass the same steps.
   dpkg-deb -x "$deb" "$tmp/debroot"

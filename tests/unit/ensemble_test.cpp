@@ -5,6 +5,7 @@
 #include <set>
 
 #include "app/ensemble.h"
+#include "app/predict.h"
 
 using namespace cohsim;
 
@@ -70,4 +71,35 @@ TEST(Ensemble, SpearmanOnHandWorkedCases) {
     EXPECT_NEAR(spearman({1, 2, 3, 4}, {0, 0, 0, 1}), std::sqrt(0.6), 1e-12);
     EXPECT_EQ(spearman({1, 2, 3}, {7, 7, 7}), 0);  // a constant outcome depends on nothing
     EXPECT_EQ(spearman({1, 2}, {1, 2}), 0);        // too few
+}
+
+namespace {
+// A report as prediction_report writes it, with only what the caveats read.
+cohsim::json report_of(int done, const std::string& focus_verdicts, bool margin_flips) {
+    cohsim::json r;
+    r["members"] = {{"requested", done}, {"done", done}};
+    r["focus_core"] = "little.2";
+    r["cores"] = cohsim::json::array({{{"id", "little.2"}, {"verdicts", cohsim::json::parse(focus_verdicts)}}});
+    r["margin"] = {{"path", "clusters.little.freq"},
+                   {"nominal_verdict", "STARVED"},
+                   {"down", nullptr},
+                   {"up", margin_flips ? cohsim::json{{"flips_at", "1.02GHz"}, {"verdict_beyond", "fair"}} : cohsim::json(nullptr)}};
+    return r;
+}
+}  // namespace
+
+TEST(Ensemble, CaveatsSayWhenTheMembersCannotSayIt) {
+    // 20 members: the 5% end sits at order statistic 1 + 0.05 x 19 = 1.95,
+    // between the two lowest; 21 reach the second member itself.
+    EXPECT_EQ(cohsim::prediction_caveats(report_of(20, R"({"STARVED": 10, "fair": 10})", false)).size(), 1u);
+    EXPECT_TRUE(cohsim::prediction_caveats(report_of(21, R"({"STARVED": 11, "fair": 10})", false)).empty());
+    // Every member STARVED while the margin run turns fair inside the range:
+    // one side of a cliff.
+    const auto c = cohsim::prediction_caveats(report_of(32, R"({"STARVED": 32})", true));
+    ASSERT_EQ(c.size(), 1u);
+    EXPECT_NE(c[0].get<std::string>().find("every member gave little.2 STARVED, yet the margin run"), std::string::npos) << c[0];
+    EXPECT_NE(c[0].get<std::string>().find("clusters.little.freq = 1.02GHz"), std::string::npos) << c[0];
+    // Members on both sides, or no flip inside the range: nothing to say.
+    EXPECT_TRUE(cohsim::prediction_caveats(report_of(32, R"({"STARVED": 30, "fair": 2})", true)).empty());
+    EXPECT_TRUE(cohsim::prediction_caveats(report_of(32, R"({"STARVED": 32})", false)).empty());
 }

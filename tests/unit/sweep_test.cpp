@@ -81,3 +81,9 @@ TEST(SweepGrid, GridAndZip) {
     EXPECT_EQ(z[1], (std::vector<std::string>{"2", "y"}));
     EXPECT_THROW(sweep_points(axes, true), usage_error);  // 2 and 3 values cannot pair
 }
+
+TEST(Sweep, CsvSplitReadsQuotedFieldsAsWritten) {
+    EXPECT_EQ(csv_split("a,\"b,c\",\"d\"\"e\","), (std::vector<std::string>{"a", "b,c", "d\"e", ""}));
+    EXPECT_EQ(csv_split(""), (std::vector<std::string>{""}));
+    EXPECT_EQ(csv_split("point,workload.threads=[{core: big.0}]"), (std::vector<std::string>{"point", "workload.threads=[{core: big.0}]"}));
+}
