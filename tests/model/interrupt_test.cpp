@@ -204,13 +204,13 @@ contest run_contest(const std::string& tick) {
     for (const std::string& s : std::vector<std::string>{"activity={}", "activity.tick=" + tick, std::string("workload.program=locks/tas.s"),
                                 std::string("workload.params={INSIDE: 200, OUTSIDE: 0}"),
                                 std::string("workload.threads=[{core: big.0}, {core: big.1}]"),
-                                std::string("run.duration=60ms"), std::string("run.noise=false")})
+                                std::string("run.duration=40ms"), std::string("run.noise=false")})
         sets.emplace_back("test", s);
     // The phone's platform: its A73 pair keeps the lock where it is.
     system_model sys(load_platform(COHSIM_SOURCE_DIR "/configs/platforms/asr_4xa53_4xa73.yaml", sets));
     slices obs;
     sys.observe(observers{&obs, nullptr});
-    run_for_fs(60'000 * us);
+    run_for_fs(40'000 * us);
     // Interval k: from tick k's first handler entry (either core) to tick k+1's.
     std::vector<std::uint64_t> starts;
     const auto& h0 = obs.handlers["big.0"];
