@@ -351,10 +351,7 @@ json compare_c2c(const json& out, const board_matrix& board, const std::string& 
         const double model = e["one_way_ns"].get<double>(), b = board.ns[i][j];
         pairs.push_back({{"a", e["a"]}, {"b", e["b"]}, {"cpus", std::to_string(j) + "-" + std::to_string(i)}, {"kind", e["kind"]},
                          {"model_ns", model}, {"board_ns", b}, {"diff_ns", model - b}, {"diff_percent", 100 * (model - b) / b}});
-        std::string ca = e["a"].get<std::string>(), cb = e["b"].get<std::string>();
-        ca = ca.substr(0, ca.rfind('.')), cb = cb.substr(0, cb.rfind('.'));
-        if (cb < ca) std::swap(ca, cb);
-        const std::string key = ca == cb ? ca : ca + "-" + cb;
+        const std::string key = e["clusters"].get<std::string>();
         by_group[key].first.push_back(model), by_group[key].second.push_back(b);
         kind_of_group[key] = e["kind"].get<std::string>();
     }
@@ -565,14 +562,15 @@ int cmd_c2c(const std::vector<std::string>& args) {
         const double sim_ns = res.at("simulated_ns").get<double>();
         const std::string kind = kind_of(cores[i], cores[j]);
         const std::string insn = uses_cas(cores[i], cores[j]) ? "cas" : "ldxr/stxr";
-        json e = {{"a", cores[j].id}, {"b", cores[i].id}, {"kind", kind}, {"instruction", insn}, {"handoffs", handoffs}};
+        std::string ca = cores[j].cluster, cb = cores[i].cluster;
+        if (cb < ca) std::swap(ca, cb);
+        const std::string key = ca == cb ? ca : ca + "-" + cb;  // the pair's group, as references.yaml names it
+        json e = {{"a", cores[j].id}, {"b", cores[i].id}, {"clusters", key}, {"kind", kind}, {"instruction", insn},
+                  {"handoffs", handoffs}};
         if (handoffs > 0) {
             const double ns = sim_ns / static_cast<double>(handoffs);
             e["one_way_ns"] = ns;
             matrix[i][j] = ns, matrix[j][i] = ns;
-            std::string a = cores[j].cluster, b = cores[i].cluster;
-            if (b < a) std::swap(a, b);
-            const std::string key = a == b ? a : a + "-" + b;
             auto g = std::find_if(groups.begin(), groups.end(), [&](const group& x) { return x.clusters == key; });
             if (g == groups.end()) groups.push_back({key, kind, insn, {}}), g = groups.end() - 1;
             g->ns.push_back(ns);

@@ -131,14 +131,10 @@ void platform_config::describe(cfg::struct_schema<platform_config>& s) {
         };
         check_selector(c.activity.tick.cores, "activity.tick.cores", true);
         if (const std::string& k = c.activity.tick.timekeeper; !k.empty()) {
-            const auto ids = core_ids(c);
+            const auto ticked_ids = ticked_cores(c.activity, core_ids(c));
             std::string ticked;
-            for (const auto& id : ids) {
-                const std::string cluster = id.substr(0, id.rfind('.'));
-                if (selects(c.activity.tick.cores, cluster, id)) ticked += (ticked.empty() ? "" : ", ") + id;
-            }
-            const std::string cluster = k.substr(0, k.rfind('.'));
-            if (std::find(ids.begin(), ids.end(), k) == ids.end() || !selects(c.activity.tick.cores, cluster, k)) {
+            for (const auto& id : ticked_ids) ticked += (ticked.empty() ? "" : ", ") + id;
+            if (std::find(ticked_ids.begin(), ticked_ids.end(), k) == ticked_ids.end()) {
                 const cfg::node* v = n ? cfg::find_path(const_cast<cfg::node&>(*n), "activity.tick.timekeeper") : nullptr;
                 throw cfg::config_error(v ? v->loc : cfg::source_loc{}, "activity.tick.timekeeper",
                                         "'" + k + "' is not a core that takes the tick",

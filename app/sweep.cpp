@@ -482,14 +482,13 @@ std::string band_csv(const std::vector<std::string>& header, const std::string& 
         if (header[i] != "core" && header[i] != "cluster" && header[i] != "type" && header[i] != "verdict" &&
             header[i] != "seed" && header[i] != "simulated_ns")
             metrics.push_back(i);
-    const std::vector<verdict> all = {verdict::fair, verdict::disadvantaged, verdict::starved, verdict::dominant, verdict::too_few};
     std::ostringstream csv;
     csv << prefix_header << ",core,cluster,type,members";
     auto band_header = [&](const std::string& m) { csv << "," << m << "," << m << "_p5," << m << "_p95"; };
     for (std::size_t i : metrics) band_header(header[i]);
     band_header("acq_per_s");
     csv << ",verdict";
-    for (verdict v : all) {
+    for (verdict v : all_verdicts) {
         std::string n = std::string("p_") + name(v);
         std::replace(n.begin(), n.end(), ' ', '_');
         csv << "," << n;
@@ -521,7 +520,7 @@ std::string band_csv(const std::vector<std::string>& header, const std::string& 
             for (const auto& [v, n] : count)
                 if (n > most_n) most = v, most_n = n;
             csv << "," << most;
-            for (verdict v : all) {
+            for (verdict v : all_verdicts) {
                 const auto it = count.find(name(v));
                 csv << "," << number_field(it == count.end() ? 0.0 : static_cast<double>(it->second) / static_cast<double>(ms.size()));
             }

@@ -34,10 +34,7 @@ system_model::system_model(const platform_config& cfg, const std::string& config
             if (m_cfg.dsus.items[i].first == name) return static_cast<int>(i);
         return -1;
     };
-    std::vector<std::pair<std::string, std::string>> ids;
-    for (const auto& [name, cl] : m_cfg.clusters)
-        for (unsigned i = 0; i < cl.cores; ++i) ids.emplace_back(name, name + "." + std::to_string(i));
-    const std::string keeper = timekeeper(m_cfg.activity, ids);
+    const std::string keeper = timekeeper(m_cfg.activity, core_ids(m_cfg));
     for (const auto& [name, cl] : m_cfg.clusters) {
         m_domains.push_back(std::make_unique<clock_domain>(name, cl.freq, spread("cluster:" + name)));
         specs.push_back(

@@ -199,7 +199,6 @@ core::core(const sc_core::sc_module_name& name, std::string id, std::string clus
       m_stats(m_id),
       m_process(std::make_unique<process>(m_id, [this] { run(); })) {
     for (const auto& d : m_params.devices) m_next_device.push_back(d.first);
-    m_device_count.assign(m_params.devices.size(), 0);
     if (!m_next_device.empty()) m_next_device_min = *std::min_element(m_next_device.begin(), m_next_device.end());
     m_queue.ready(*m_process);
 }
@@ -310,15 +309,17 @@ void core::take_due_interrupts() {
                 break;
             }
             case source::random:
-                local.fs += handler_time(m_params.irq_handler, m_params.irq_spread, 5, m_irqs++).fs;
+                // (counted above: this is invocation number count - 1)
+                local.fs += handler_time(m_params.irq_handler, m_params.irq_spread, 5, m_random_interrupts.value() - 1).fs;
                 m_next_irq.fs += m_irq_random.exponential(m_params.irq_interval.fs);
                 break;
-            case source::device:
-                local.fs += handler_time(m_params.devices[dev].handler, m_params.devices[dev].spread, 16 + dev,
-                                         m_device_count[dev]++).fs;
+            case source::device: {
+                const auto& d = m_params.devices[dev];  // its invocation number: periods since its first
+                local.fs += handler_time(d.handler, d.spread, 16 + dev, (m_next_device[dev].fs - d.first.fs) / d.period.fs).fs;
                 m_next_device[dev].fs += m_params.devices[dev].period.fs;
                 m_next_device_min = *std::min_element(m_next_device.begin(), m_next_device.end());
                 break;
+            }
         }
         if (m_obs.trace)
             m_obs.trace->slice(timeline_observer::group::cores, m_id + " interrupts",

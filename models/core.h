@@ -349,9 +349,7 @@ private:
 
     duration m_next_tick{~std::uint64_t{0}};
     duration m_tick_first{};          // the instant of the first tick (before its jitter)
-    std::uint64_t m_ticks = 0;        // ticks taken
-    std::uint64_t m_irqs = 0;         // random interrupts taken
-    std::vector<std::uint64_t> m_device_count;  // per params().devices, taken
+    std::uint64_t m_ticks = 0;        // ticks taken (random and device interrupts: their counters, their arrivals)
     std::uint64_t m_activity_draws = 0;  // the stream of handler-time and jitter draws
     // The uniform variate in (0, 1) of draw `what` of invocation `n`.
     double activity_uniform(std::uint64_t what, std::uint64_t n) const;

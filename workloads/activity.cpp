@@ -192,12 +192,18 @@ void apply_activity(const activity_params& a, const std::string& cluster, const 
     }
 }
 
-std::string timekeeper(const activity_params& a, const std::vector<std::pair<std::string, std::string>>& ids) {
-    if (a.tick.period.fs == 0) return "";
+std::vector<std::string> ticked_cores(const activity_params& a, const std::vector<std::string>& ids) {
+    std::vector<std::string> out;
+    if (a.tick.period.fs == 0) return out;
+    for (const auto& id : ids)
+        if (selects(a.tick.cores, id.substr(0, id.rfind('.')), id)) out.push_back(id);
+    return out;
+}
+
+std::string timekeeper(const activity_params& a, const std::vector<std::string>& ids) {
     if (!a.tick.timekeeper.empty()) return a.tick.timekeeper;
-    for (const auto& [cluster, id] : ids)
-        if (selects(a.tick.cores, cluster, id)) return id;
-    return "";
+    const auto t = ticked_cores(a, ids);
+    return t.empty() ? "" : t.front();
 }
 
 }  // namespace cohsim

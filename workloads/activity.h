@@ -96,9 +96,13 @@ std::vector<std::string> selector_words(const std::string& selector);
 void apply_activity(const activity_params& a, const std::string& cluster, const std::string& id, std::uint64_t seed,
                     bool timekeeper, core_params& p);
 
+// The cores of `ids` ("CLUSTER.N", in platform order) the tick reaches (none
+// without a tick).
+std::vector<std::string> ticked_cores(const activity_params& a, const std::vector<std::string>& ids);
+
 // The core that keeps time on each tick (Linux's tick_do_timer_cpu): the
-// profile's `tick.timekeeper`, else the first of `ids` (cluster, id) the
-// tick selects; empty when no core takes the tick.
-std::string timekeeper(const activity_params& a, const std::vector<std::pair<std::string, std::string>>& ids);
+// profile's `tick.timekeeper`, else the first core the tick reaches; empty
+// when none does.
+std::string timekeeper(const activity_params& a, const std::vector<std::string>& ids);
 
 }  // namespace cohsim

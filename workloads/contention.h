@@ -35,6 +35,9 @@
 namespace cohsim {
 
 enum class verdict { fair, disadvantaged, starved, dominant, too_few };
+// Every verdict, in the enum's order (for tables with a column per verdict).
+inline constexpr verdict all_verdicts[] = {verdict::fair, verdict::disadvantaged, verdict::starved, verdict::dominant,
+                                           verdict::too_few};
 const char* name(verdict v);
 
 // The least average acquisitions per contending core for a verdict.
