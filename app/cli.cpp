@@ -74,6 +74,8 @@ commands:
                    probability, what the outcome depends on most
   plot RUN_DIR     draw a run's wait histograms and shares (PNG and SVG)
   report DIR       one self-contained HTML page of a run or sweep, to share
+  compare A B      two runs, sweeps or predictions side by side: per core the
+                   rate, share, longest wait and verdict, what changed flagged
   protocol         print the coherence protocol's tables as the simulator runs
                    them (Markdown), optionally with a run's transition counts;
                    --murphi: a model of it for the rumur model checker
@@ -99,6 +101,7 @@ examples:
   cohsim run --out runs/a && cohsim plot runs/a   # plots of a run
   cohsim sweep --vary clusters.little.freq=600MHz:1.8GHz:200MHz --out s1
   cohsim predict -n 32 --out p1                   # bands and probabilities, not one number
+  cohsim compare runs/a runs/b --html diff.html   # what changed between two runs
   cohsim c2c dynamiq_4xa55_4xa75 --check         # core-to-core latencies against the published ones
 
 Every command takes --help. Exit status: 0 ok, 1 simulation failed,
@@ -520,6 +523,64 @@ int cmd_report(const std::vector<std::string>& args) {
     return exec_script("report.py", args);
 }
 
+// ---- compare --------------------------------------------------------------
+
+const char* const compare_help = R"(usage: cohsim compare A B [--threshold PCT] [--html FILE] [--fail-on-difference]
+
+Two runs, sweeps or predictions side by side. A and B are --out directories
+of `cohsim run` (or a run's result.json), `cohsim sweep` (with or without
+--members) or `cohsim predict`; a run and a prediction compare with each
+other (one point each), a sweep with a sweep over the same swept paths.
+
+Per core that takes a lock (matched by core id; for sweeps, per point,
+matched by the swept values): the rate (acquisitions per simulated second),
+the share of all acquisitions, the longest wait and the verdict, each as
+A -> B and the change (+x% within a factor of 2, else xN or /N). An
+ensemble's figure is its median with the 5-95% band [p5..p95], its verdict
+the most likely one with its probability.
+
+A difference that matters is flagged with `!` (highlighted in the HTML):
+  - a verdict that changed;
+  - two numbers more than the threshold apart;
+  - a band and a number, or two bands, that do not overlap, with medians more
+    than the threshold apart (a difference inside the noise is not flagged).
+Rows that only one side has (another platform's cores, points not run) are
+listed after the table.
+
+options:
+  --threshold PCT       relative difference that matters, in percent (default 10)
+  --html FILE           also write the comparison as a self-contained HTML page
+                        (atomically)
+  --fail-on-difference  exit 1 when anything is flagged or a row is on one side
+                        only (a regression check in a script); else exit 0
+
+examples:
+  cohsim run --out a -q && cohsim run --set clusters.little.freq=1.2GHz --out b -q
+  cohsim compare a b
+  cohsim compare a p1                          # one run against a prediction's bands
+  cohsim sweep --vary clusters.little.freq=800MHz:1.8GHz:200MHz --out s_old
+  cohsim sweep --vary clusters.little.freq=800MHz:1.8GHz:200MHz --set interconnect.request_latency=40cycles --out s_new
+  cohsim compare s_old s_new --html what_changed.html --fail-on-difference
+
+The work is done by scripts/compare.py (Python's standard library alone).
+)";
+
+int cmd_compare(const std::vector<std::string>& args) {
+    if (std::find(args.begin(), args.end(), "--help") != args.end() || std::find(args.begin(), args.end(), "-h") != args.end()) {
+        std::cout << compare_help;
+        return exit_ok;
+    }
+    std::size_t positional = 0;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        if (args[i] == "--threshold" || args[i] == "--html") ++i;
+        else if (args[i].rfind("--", 0) != 0) ++positional;
+    }
+    if (positional != 2)
+        throw usage_error("compare needs two outputs, A and B (run, sweep or predict directories), got " +
+                          std::to_string(positional) + " (see cohsim compare --help)");
+    return exec_script("compare.py", args);
+}
+
 // ---- protocol -------------------------------------------------------------
 
 const char* const protocol_help = R"(usage: cohsim protocol [--table cache|home|transactions] [--counts RUN_DIR|RESULT_JSON]
@@ -773,6 +834,7 @@ int cli_main(int argc, const char* const* argv) {
         if (cmd == "validate") return cmd_validate(args);
         if (cmd == "plot") return cmd_plot(args);
         if (cmd == "report") return cmd_report(args);
+        if (cmd == "compare") return cmd_compare(args);
         if (cmd == "sweep") return cmd_sweep(args);
         if (cmd == "predict") return cmd_predict(args);
         if (cmd == "calibrate") return cmd_calibrate(args);
@@ -780,7 +842,7 @@ int cli_main(int argc, const char* const* argv) {
         if (cmd == "litmus") return cmd_litmus(args);
         if (cmd == "c2c") return cmd_c2c(args);
         if (cmd == "latmem") return cmd_latmem(args);
-        throw usage_error("unknown command '" + cmd + "' (expected run, config, params, sweep, predict, validate, calibrate, c2c, latmem, plot, report, protocol or litmus)");
+        throw usage_error("unknown command '" + cmd + "' (expected run, config, params, sweep, predict, validate, calibrate, c2c, latmem, plot, report, compare, protocol or litmus)");
     } catch (const children_interrupted& e) {
         std::cerr << "cohsim: " << e.what() << "; what had finished is kept: the same command again goes on from there\n";
         return exit_interrupted;

@@ -23,7 +23,7 @@ mv "$tmp/prefix" "$tmp/moved"
 p="$tmp/moved"
 for f in bin/cohsim share/cohsim/configs/default.yaml share/cohsim/configs/platforms/asr_4xa53_4xa73.yaml \
          share/cohsim/configs/calibration/cases.yaml share/cohsim/configs/teaching/false_sharing.yaml \
-         share/cohsim/workloads/locks/loop.s share/cohsim/scripts/plot.py share/cohsim/scripts/report.py \
+         share/cohsim/workloads/locks/loop.s share/cohsim/scripts/plot.py share/cohsim/scripts/report.py share/cohsim/scripts/compare.py \
          share/cohsim/workloads/litmus/lse-cas.litmus share/cohsim/scripts/model-check.sh \
          share/cohsim/workloads/include/cohsim.h share/cohsim/workloads/c/ticket_lock.c share/cohsim/workloads/c/loop.h \
          share/cohsim/workloads/traces/two_core_lock.trace \
