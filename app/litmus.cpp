@@ -18,6 +18,7 @@
 #include "app/results.h"
 #include "app/spawn.h"
 #include "app/system.h"
+#include "app/text_table.h"
 #include "sim/files.h"
 #include "sim/random.h"
 #include "sim/runner.h"
@@ -50,6 +51,7 @@ struct temp_dir {
 };
 
 const char* const litmus_help = R"(usage: cohsim litmus FILE.litmus [OPTIONS]
+       cohsim litmus [FILE.litmus...] --platforms LIST|all [OPTIONS]
 
 Runs a litmus test (herd7's AArch64 format) many times on simulated cores
 and prints the final states seen with their counts, and whether the test's
@@ -80,6 +82,14 @@ C declarations (int x=1; uint64_t y;), comments (* ... *) or // ...,
 locations [...], and filter (...) before the condition: the runs the filter
 does not hold for are left out of the histogram and counted.
 
+With --platforms, every test given (none: every shipped test) runs on each
+platform listed (comma-separated names or files; all: every shipped one),
+and a table shows what each platform shows: the observation and how many
+runs ended where the condition holds, n/a where the test cannot run there
+(LSE instructions on cores without them, more threads than cores), and why
+an outcome the architecture allows never appears (store buffers off). Exit 1
+when a platform contradicts a test's verdict. --json writes every cell.
+
 Registers X0-X19 are the test's; the harness uses X20 and up. Each location
 has a cache line of its own. Each batch's config and program stay in --out
 (a temporary folder unless given): `cohsim run OUT/batch-0/config.yaml
@@ -95,6 +105,8 @@ examples:
   cohsim litmus my.litmus --cores big.0,little.1 --jitter 0 --json my.json
   cohsim litmus workloads/litmus/lse-ldadd.litmus --check     (exit 1 if the verdict is contradicted)
   cohsim litmus mp-dmb.litmus --set clusters.big.timing.store_buffer=8 --set clusters.little.timing.store_buffer=8
+  cohsim litmus --platforms all --batches 4 --iterations 50    (every shipped test on every shipped platform)
+  cohsim litmus mp.litmus sb.litmus --platforms asr_4xa53_4xa73,rk3588_4xa55_4xa76 --json what_shows.json
 )";
 
 struct batch_plan {
@@ -158,14 +170,277 @@ int run_batch(const fs::path& dir) {
 
 }  // namespace
 
+namespace {
+
+// What one test's runs on one platform found.
+struct observation {
+    std::map<std::vector<std::uint64_t>, std::uint64_t> counts;  // after the filter
+    std::uint64_t filtered_out = 0, pos = 0, neg = 0;
+    bool validated = false;
+    std::string verdict;  // Never, Sometimes or Always
+    std::vector<batch_plan> plans;
+};
+
+// The run's shape, the same for every test and platform.
+struct run_options {
+    std::uint64_t batches = 10, iterations = 100, seed = 1, jitter = 200;
+    unsigned jobs = 1;
+    std::vector<std::string> fixed;  // --cores, or empty
+    std::string out_dir;             // keep the batches here (else a temporary folder)
+    bool progress = false;
+};
+
+// The first LSE instruction a test uses, or "".
+std::string lse_used(const litmus::test& test) {
+    static const std::regex lse_insn(R"(^\s*(CAS|CASP|LDADD|LDSET|LDCLR|LDEOR|LDSMAX|LDSMIN|LDUMAX|LDUMIN|SWP|STADD|STSET|STCLR|STEOR)[A-Z]*\s)",
+                                     std::regex::icase);
+    for (const auto& column : test.code)
+        for (const auto& l : column) {
+            std::smatch m;
+            if (std::regex_search(l, m, lse_insn)) return m[1];
+        }
+    return "";
+}
+
+// Why a test cannot run on a platform (its cores), or "" when it can.
+std::string unfit(const litmus::test& test, const platform_config& base, const std::vector<std::string>& fixed) {
+    const auto all_cores = core_ids(base);
+    const int n = test.threads();
+    if (static_cast<int>(all_cores.size()) < n)
+        return std::to_string(n) + " threads, but the platform has " + std::to_string(all_cores.size()) + " cores";
+    // A test with LSE instructions runs only on cores that have them (the
+    // others would take an undefined-instruction exception).
+    const std::string lse = lse_used(test);
+    if (lse.empty()) return "";
+    std::string without;
+    for (const auto& c : fixed.empty() ? all_cores : fixed) {
+        const auto& cl = base.clusters.find(c.substr(0, c.find('.')))->core;
+        if (!has_lse(cl)) without += (without.empty() ? "" : ", ") + c + " (" + preset_of(cl).name + ")";
+    }
+    return without.empty() ? "" : "the test uses " + lse + ", an LSE instruction (Armv8.1), and these cores have no LSE: " + without;
+}
+
+// Runs a test's batches on a platform (already checked by unfit) and counts the final states.
+observation observe(const litmus::test& test, const std::string& file, const std::string& platform_file,
+                    const std::vector<std::pair<std::string, std::string>>& overrides, const run_options& o) {
+    const platform_config base = load_platform(platform_file, overrides);
+    const auto all_cores = core_ids(base);
+    const int n = test.threads();
+    observation r;
+    // The batches: placement, pre-warming and run seed, all drawn from --seed.
+    random_stream draw(splitmix64(o.seed));
+    r.plans.resize(o.batches);
+    for (std::uint64_t b = 0; b < o.batches; ++b) {
+        batch_plan& bp = r.plans[b];
+        bp.cores = o.fixed;
+        if (bp.cores.empty()) {
+            auto pool = all_cores;
+            for (int t = 0; t < n; ++t) {
+                const auto k = draw.between(0, pool.size() - 1);
+                bp.cores.push_back(pool[k]);
+                pool.erase(pool.begin() + static_cast<std::ptrdiff_t>(k));
+            }
+        }
+        bp.h.iterations = o.iterations;
+        bp.h.jitter = o.jitter;
+        bp.h.prewarm.resize(static_cast<std::size_t>(n));
+        for (int t = 0; t < n; ++t)
+            for (const auto& loc : test.locations) bp.h.prewarm[static_cast<std::size_t>(t)][loc] = static_cast<int>(draw.between(0, 2));
+        bp.seed = splitmix64(o.seed ^ (b + 1));
+    }
+    std::unique_ptr<temp_dir> temp;
+    // Absolute: each batch's config names its program, and a relative path
+    // would be read from the config's own folder.
+    fs::path dir = o.out_dir.empty() ? fs::path() : fs::absolute(o.out_dir);
+    if (dir.empty()) {
+        temp = std::make_unique<temp_dir>();
+        dir = temp->path;
+    }
+    std::vector<child_job> runs;
+    for (std::uint64_t b = 0; b < o.batches; ++b) {
+        const fs::path bd = dir / ("batch-" + std::to_string(b));
+        fs::create_directories(bd);
+        write_file_atomic((bd / "litmus.s").string(), litmus::harness_program(test, r.plans[b].h));
+        // The user's overrides, then the harness's own (which no --set can undo).
+        std::vector<std::pair<std::string, std::string>> batch_overrides = overrides;
+        batch_overrides.insert(batch_overrides.end(), {{"litmus", "run.seed=" + std::to_string(r.plans[b].seed)},
+                                                      {"litmus", "workload.program=" + (bd / "litmus.s").string()},
+                                                      {"litmus", "workload.params={}"},
+                                                      {"litmus", "workload.threads=" + yaml_list(r.plans[b].cores)}});
+        const platform_config cfg = load_platform(platform_file, batch_overrides);
+        write_file_atomic((bd / "config.yaml").string(),
+                          "# batch " + std::to_string(b) + " of cohsim litmus " + file + "\n" + cfg::to_yaml(effective_config(cfg)));
+        child_job j;
+        j.args = {"litmus", "--batch", bd.string()};
+        j.log = (bd / "batch.log").string();
+        runs.push_back(j);
+    }
+    std::size_t finished = 0;
+    run_children(runs, o.jobs, [&](std::size_t) {
+        if (o.progress) std::cerr << "\r[" << ++finished << "/" << o.batches << " batches]" << std::flush;
+    });
+    if (o.progress) std::cerr << "\r" << std::string(30, ' ') << "\r";
+    for (std::uint64_t b = 0; b < o.batches; ++b) {
+        const fs::path bd = dir / ("batch-" + std::to_string(b));
+        if (runs[b].status != 0 || !fs::exists(bd / "outcomes.json"))
+            throw std::runtime_error("litmus batch " + std::to_string(b) + " failed (exit " + std::to_string(runs[b].status) +
+                                     "): " + read_file(runs[b].log));
+        for (const auto& x : json::parse(read_file((bd / "outcomes.json").string())))
+            r.counts[x.at("values").get<std::vector<std::uint64_t>>()] += x.at("count").get<std::uint64_t>();
+    }
+    // herd7's filter: the runs it does not hold for are left out (and said how many).
+    if (test.filter)
+        for (auto it = r.counts.begin(); it != r.counts.end();) {
+            if (litmus::holds(*test.filter, test, it->first)) {
+                ++it;
+            } else {
+                r.filtered_out += it->second;
+                it = r.counts.erase(it);
+            }
+        }
+    for (const auto& [v, c] : r.counts) (litmus::holds(*test.condition, test, v) ? r.pos : r.neg) += c;
+    r.validated = test.q == litmus::quantifier::exists ? r.pos > 0 : test.q == litmus::quantifier::not_exists ? r.pos == 0 : r.neg == 0;
+    r.verdict = r.pos == 0 ? "Never" : r.neg == 0 ? "Always" : "Sometimes";
+    return r;
+}
+
+// A test file as given, or a shipped test of that name.
+std::string find_test(std::string file) {
+    if (!fs::exists(file) && fs::path(file).is_relative()) {
+        for (const fs::path& alt : {fs::path("workloads") / "litmus" / file, fs::path(file)}) {
+            try {
+                if (fs::exists(data_dir() / alt)) {
+                    file = (data_dir() / alt).string();
+                    break;
+                }
+            } catch (const std::runtime_error&) {  // no data directory: only the name as given
+            }
+        }
+    }
+    if (!fs::exists(file))
+        throw usage_error(file + ": no such file (nor a shipped test of that name, e.g. lse-cas.litmus)");
+    return file;
+}
+
+// Why a platform shows no outcome that the architecture allows. cohsim's
+// cores perform their accesses in program order but for the store buffer
+// (timing.store_buffer), which lets a store complete after a later load.
+std::string allowed_but_never_reason(const platform_config& cfg) {
+    for (const auto& [name, cl] : cfg.clusters)
+        if (cl.timing.store_buffer > 0)
+            return "not seen: the store buffers let a store complete after a later load, but no cohsim core lets a load "
+                   "complete after a later access (the reordering LB, WRC and IRIW need); or too few runs";
+    return "every access completes in program order here (timing.store_buffer 0 on every cluster); a store buffer "
+           "(--set clusters.NAME.timing.store_buffer=8) lets a store complete after a later load, the reordering SB, MP, R, S "
+           "and 2+2W need; no cohsim core lets a load complete after a later access (LB, WRC, IRIW)";
+}
+
+// --platforms: every test on every platform, one observation per cell.
+int survey(const std::vector<std::string>& files, const std::string& platforms_text, const std::vector<std::string>& sets,
+           const std::string& time_text, const run_options& o, const std::string& json_file) {
+    std::vector<std::string> platforms;
+    if (platforms_text == "all") {
+        for (const auto& e : fs::directory_iterator(data_dir() / "configs" / "platforms"))
+            if (e.path().extension() == ".yaml") platforms.push_back(e.path().stem().string());
+        std::sort(platforms.begin(), platforms.end());
+    } else {
+        std::stringstream in(platforms_text);
+        for (std::string p; std::getline(in, p, ',');)
+            if (!p.empty()) platforms.push_back(p);
+    }
+    if (platforms.empty()) throw usage_error("--platforms: no platform named (a comma-separated list, or all)");
+    std::vector<std::string> tests = files;
+    if (tests.empty()) {
+        for (const auto& e : fs::directory_iterator(data_dir() / "workloads" / "litmus"))
+            if (e.path().extension() == ".litmus") tests.push_back(e.path().string());
+        std::sort(tests.begin(), tests.end());
+    }
+    std::vector<std::pair<std::string, std::string>> overrides = {{"--time", "run.duration=" + time_text}};
+    for (auto& x : numbered(sets)) overrides.push_back(std::move(x));
+    std::vector<std::string> platform_files;
+    std::vector<platform_config> bases;
+    for (const auto& p : platforms) {
+        platform_files.push_back(find_config(p));
+        bases.push_back(load_platform(platform_files.back(), overrides));
+    }
+    text_table t;
+    std::vector<std::string> head = {"test", "architecture"};
+    for (const auto& p : platforms) head.push_back(p);
+    t.header(head);
+    json cells = json::array();
+    std::map<std::string, std::string> notes;  // note text -> its mark
+    bool contradicted = false;
+    const auto mark = [&](const std::string& note) {
+        const auto it = notes.find(note);
+        if (it != notes.end()) return it->second;
+        return notes[note] = "(" + std::string(1, static_cast<char>('a' + notes.size())) + ")";
+    };
+    for (const auto& f : tests) {
+        const std::string file = find_test(f);
+        const litmus::test test = litmus::parse(read_file(file), file);
+        std::vector<std::string> row = {test.name, test.expect.empty() ? "-" : test.expect};
+        for (std::size_t k = 0; k < platforms.size(); ++k) {
+            json cell{{"test", test.name}, {"file", file}, {"platform", platforms[k]}, {"expect", test.expect}};
+            if (std::string why = unfit(test, bases[k], o.fixed); !why.empty()) {
+                if (const std::string lse = lse_used(test); !lse.empty() && why.find("LSE") != std::string::npos)
+                    why = "the test uses " + lse + ", an LSE instruction (Armv8.1), which cores of this platform lack";
+                row.push_back("n/a " + mark(why));
+                cell["observation"] = nullptr;
+                cell["reason"] = why;
+            } else {
+                if (o.progress) std::cerr << "\r" << test.name << " on " << platforms[k] << std::string(20, ' ') << std::flush;
+                run_options quiet = o;
+                quiet.progress = false;
+                const observation r = observe(test, file, platform_files[k], overrides, quiet);
+                std::string text = r.verdict + " " + std::to_string(r.pos) + "/" + std::to_string(r.pos + r.neg);
+                const bool agrees = test.expect.empty() || test.expect == "Allowed" || test.expect == r.verdict;
+                if (!agrees) text += " CONTRADICTED", contradicted = true;
+                if (test.expect == "Allowed" && r.pos == 0) {
+                    if (const std::string why = allowed_but_never_reason(bases[k]); !why.empty()) {
+                        text += " " + mark(why);
+                        cell["reason"] = why;
+                    }
+                }
+                row.push_back(text);
+                cell["observation"] = r.verdict;
+                cell["positive"] = r.pos;
+                cell["negative"] = r.neg;
+                cell["agrees"] = agrees;
+            }
+            cells.push_back(cell);
+        }
+        t.row(row);
+    }
+    if (o.progress) std::cerr << "\r" << std::string(60, ' ') << "\r";
+    std::cout << "Each test " << o.batches << " batches x " << o.iterations << " iterations per platform (seed " << o.seed
+              << "); a cell: the observation and the runs where the condition held\n"
+              << t.str();
+    std::vector<std::pair<std::string, std::string>> by_mark;
+    for (const auto& [note, m] : notes) by_mark.emplace_back(m, note);
+    std::sort(by_mark.begin(), by_mark.end());
+    for (const auto& [m, note] : by_mark) std::cout << m << " " << note << "\n";
+    std::cout << (contradicted ? "Some platform CONTRADICTS a test's verdict: a forbidden outcome shown, or a required one missed\n"
+                               : "No platform contradicts a test's verdict; Allowed: the architecture permits the outcome, each platform "
+                                 "shows it or not\n");
+    if (!json_file.empty())
+        write_file_atomic(json_file, json{{"batches", o.batches}, {"iterations", o.iterations}, {"seed", o.seed},
+                                          {"jitter_cycles", o.jitter}, {"sets", sets}, {"cells", cells}}.dump(2) + "\n");
+    return contradicted ? exit_failure : exit_ok;
+}
+
+}  // namespace
+
 int cmd_litmus(const std::vector<std::string>& args) {
-    std::string platform, batches_text = "10", iterations_text = "100", seed_text = "1", jitter_text = "200", cores_text,
+    std::string platform, platforms, batches_text = "10", iterations_text = "100", seed_text = "1", jitter_text = "200", cores_text,
                 json_file, out_dir, jobs_text, time_text = "1s", batch_dir;
     std::vector<std::string> sets;
     po::options_description d("options");
     d.add_options()  //
         ("platform", po::value(&platform)->value_name("CONFIG"),
          "the platform (its clusters, caches, timing, noise); default: the built-in default's")  //
+        ("platforms", po::value(&platforms)->value_name("LIST"),
+         "every test given (default: every shipped test) on each of these platforms (comma-separated, or all): a table "
+         "of what each platform shows")  //
         ("batches", po::value(&batches_text)->value_name("N"), "child runs, each with its own placement, pre-warming and seed (default 10)")  //
         ("iterations", po::value(&iterations_text)->value_name("N"), "runs of the test in each batch (default 100)")  //
         ("seed", po::value(&seed_text)->value_name("N"), "draws the placements, pre-warming and run seeds (default 1)")  //
@@ -186,149 +461,51 @@ int cmd_litmus(const std::vector<std::string>& args) {
         return exit_ok;
     }
     if (!batch_dir.empty()) return run_batch(batch_dir);
-    if (p.positional.size() != 1)
-        throw usage_error(p.positional.empty() ? "litmus needs a test file (FILE.litmus)" : "litmus takes one test file, got " + std::to_string(p.positional.size()));
-    // A relative name not found here: the shipped tests (DATA/workloads/litmus/NAME, or DATA/NAME).
-    std::string file = p.positional[0];
-    if (!fs::exists(file) && fs::path(file).is_relative()) {
-        for (const fs::path& alt : {fs::path("workloads") / "litmus" / file, fs::path(file)}) {
-            try {
-                if (fs::exists(data_dir() / alt)) {
-                    file = (data_dir() / alt).string();
-                    break;
-                }
-            } catch (const std::runtime_error&) {  // no data directory: only the name as given
-            }
-        }
+    run_options o;
+    o.batches = parse_count(batches_text, "--batches", 1, 10'000);
+    o.iterations = parse_count(iterations_text, "--iterations", 1, 10'000);
+    o.seed = parse_count(seed_text, "--seed", 0, UINT64_MAX);
+    o.jitter = parse_count(jitter_text, "--jitter", 0, 1'000'000);
+    o.jobs = jobs_text.empty() ? host_cores() : static_cast<unsigned>(parse_count(jobs_text, "--jobs", 1, 256));
+    o.progress = isatty(STDERR_FILENO) != 0;
+    if (!platforms.empty()) {
+        if (!platform.empty()) throw usage_error("--platform and --platforms: give one (--platforms runs every test on each)");
+        if (!cores_text.empty() || !out_dir.empty())
+            throw usage_error("--platforms places the threads by --seed on each platform: no --cores or --out");
+        return survey(p.positional, platforms, sets, time_text, o, json_file);
     }
-    if (!fs::exists(file))
-        throw usage_error(file + ": no such file (nor a shipped test of that name, e.g. lse-cas.litmus)");
+    if (p.positional.size() != 1)
+        throw usage_error(p.positional.empty() ? "litmus needs a test file (FILE.litmus)" : "litmus takes one test file, got " + std::to_string(p.positional.size()) + " (several: --platforms)");
+    // A relative name not found here: the shipped tests (DATA/workloads/litmus/NAME, or DATA/NAME).
+    const std::string file = find_test(p.positional[0]);
     const litmus::test test = litmus::parse(read_file(file), file);
-    const auto batches = parse_count(batches_text, "--batches", 1, 10'000);
-    const auto iterations = parse_count(iterations_text, "--iterations", 1, 10'000);
-    const auto seed = parse_count(seed_text, "--seed", 0, UINT64_MAX);
-    const auto jitter = parse_count(jitter_text, "--jitter", 0, 1'000'000);
-    const unsigned jobs = jobs_text.empty() ? host_cores() : static_cast<unsigned>(parse_count(jobs_text, "--jobs", 1, 256));
+    const auto batches = o.batches, iterations = o.iterations, seed = o.seed, jitter = o.jitter;
+    o.out_dir = out_dir;
     const std::string platform_file = platform.empty() ? "" : find_config(platform);
     std::vector<std::pair<std::string, std::string>> overrides = {{"--time", "run.duration=" + time_text}};
-    for (auto& o : numbered(sets)) overrides.push_back(std::move(o));
+    for (auto& x : numbered(sets)) overrides.push_back(std::move(x));
     const platform_config base = load_platform(platform_file, overrides);
     const auto all_cores = core_ids(base);
     const int n = test.threads();
-    std::vector<std::string> fixed;
     if (!cores_text.empty()) {
         std::stringstream in(cores_text);
         for (std::string c; std::getline(in, c, ',');) {
             if (std::find(all_cores.begin(), all_cores.end(), c) == all_cores.end())
                 throw usage_error("--cores: the platform has no core '" + c + "' (it has " + std::to_string(all_cores.size()) +
                                   ": " + all_cores.front() + " to " + all_cores.back() + ")");
-            if (std::find(fixed.begin(), fixed.end(), c) != fixed.end()) throw usage_error("--cores: " + c + " twice");
-            fixed.push_back(c);
+            if (std::find(o.fixed.begin(), o.fixed.end(), c) != o.fixed.end()) throw usage_error("--cores: " + c + " twice");
+            o.fixed.push_back(c);
         }
-        if (static_cast<int>(fixed.size()) != n)
-            throw usage_error("--cores: " + std::to_string(fixed.size()) + " cores for " + std::to_string(n) + " threads");
+        if (static_cast<int>(o.fixed.size()) != n)
+            throw usage_error("--cores: " + std::to_string(o.fixed.size()) + " cores for " + std::to_string(n) + " threads");
     }
-    if (static_cast<int>(all_cores.size()) < n)
-        throw usage_error(file + ": " + std::to_string(n) + " threads, but the platform has " + std::to_string(all_cores.size()) + " cores");
-    // A test with LSE instructions runs only on cores that have them (the
-    // others would take an undefined-instruction exception).
-    static const std::regex lse_insn(R"(^\s*(CAS|CASP|LDADD|LDSET|LDCLR|LDEOR|LDSMAX|LDSMIN|LDUMAX|LDUMIN|SWP|STADD|STSET|STCLR|STEOR)[A-Z]*\s)",
-                                     std::regex::icase);
-    std::string lse_used;
-    for (const auto& column : test.code)
-        for (const auto& l : column) {
-            std::smatch m;
-            if (lse_used.empty() && std::regex_search(l, m, lse_insn)) lse_used = m[1];
-        }
-    if (!lse_used.empty()) {
-        std::string without;
-        for (const auto& c : fixed.empty() ? all_cores : fixed) {
-            const auto& cl = base.clusters.find(c.substr(0, c.find('.')))->core;
-            if (!has_lse(cl)) without += (without.empty() ? "" : ", ") + c + " (" + preset_of(cl).name + ")";
-        }
-        if (!without.empty())
-            throw usage_error(file + ": the test uses " + lse_used + ", an LSE instruction (Armv8.1), and these cores have no LSE: " +
-                              without + " (expected a platform or --cores with LSE, e.g. --platform dynamiq_4xa55_4xa75)");
-    }
-
-    // The batches: placement, pre-warming and run seed, all drawn from --seed.
-    random_stream draw(splitmix64(seed));
-    std::vector<batch_plan> plans(batches);
-    for (std::uint64_t b = 0; b < batches; ++b) {
-        batch_plan& bp = plans[b];
-        bp.cores = fixed;
-        if (bp.cores.empty()) {
-            auto pool = all_cores;
-            for (int t = 0; t < n; ++t) {
-                const auto k = draw.between(0, pool.size() - 1);
-                bp.cores.push_back(pool[k]);
-                pool.erase(pool.begin() + static_cast<std::ptrdiff_t>(k));
-            }
-        }
-        bp.h.iterations = iterations;
-        bp.h.jitter = jitter;
-        bp.h.prewarm.resize(static_cast<std::size_t>(n));
-        for (int t = 0; t < n; ++t)
-            for (const auto& loc : test.locations) bp.h.prewarm[static_cast<std::size_t>(t)][loc] = static_cast<int>(draw.between(0, 2));
-        bp.seed = splitmix64(seed ^ (b + 1));
-    }
-    std::unique_ptr<temp_dir> temp;
-    // Absolute: each batch's config names its program, and a relative path
-    // would be read from the config's own folder.
-    fs::path dir = out_dir.empty() ? fs::path() : fs::absolute(out_dir);
-    if (dir.empty()) {
-        temp = std::make_unique<temp_dir>();
-        dir = temp->path;
-    }
-    std::vector<child_job> runs;
-    for (std::uint64_t b = 0; b < batches; ++b) {
-        const fs::path bd = dir / ("batch-" + std::to_string(b));
-        fs::create_directories(bd);
-        write_file_atomic((bd / "litmus.s").string(), litmus::harness_program(test, plans[b].h));
-        // The user's overrides, then the harness's own (which no --set can undo).
-        std::vector<std::pair<std::string, std::string>> batch_overrides = overrides;
-        batch_overrides.insert(batch_overrides.end(), {{"litmus", "run.seed=" + std::to_string(plans[b].seed)},
-                                                      {"litmus", "workload.program=" + (bd / "litmus.s").string()},
-                                                      {"litmus", "workload.params={}"},
-                                                      {"litmus", "workload.threads=" + yaml_list(plans[b].cores)}});
-        const platform_config cfg = load_platform(platform_file, batch_overrides);
-        write_file_atomic((bd / "config.yaml").string(),
-                          "# batch " + std::to_string(b) + " of cohsim litmus " + file + "\n" + cfg::to_yaml(effective_config(cfg)));
-        child_job j;
-        j.args = {"litmus", "--batch", bd.string()};
-        j.log = (bd / "batch.log").string();
-        runs.push_back(j);
-    }
-    const bool tty = isatty(STDERR_FILENO) != 0;
-    std::size_t finished = 0;
-    run_children(runs, jobs, [&](std::size_t) {
-        if (tty) std::cerr << "\r[" << ++finished << "/" << batches << " batches]" << std::flush;
-    });
-    if (tty) std::cerr << "\r" << std::string(30, ' ') << "\r";
-    std::map<std::vector<std::uint64_t>, std::uint64_t> counts;
-    for (std::uint64_t b = 0; b < batches; ++b) {
-        const fs::path bd = dir / ("batch-" + std::to_string(b));
-        if (runs[b].status != 0 || !fs::exists(bd / "outcomes.json"))
-            throw std::runtime_error("litmus batch " + std::to_string(b) + " failed (exit " + std::to_string(runs[b].status) +
-                                     "): " + read_file(runs[b].log));
-        for (const auto& o : json::parse(read_file((bd / "outcomes.json").string())))
-            counts[o.at("values").get<std::vector<std::uint64_t>>()] += o.at("count").get<std::uint64_t>();
-    }
-    // herd7's filter: the runs it does not hold for are left out (and said how many).
-    std::uint64_t filtered_out = 0;
-    if (test.filter)
-        for (auto it = counts.begin(); it != counts.end();) {
-            if (litmus::holds(*test.filter, test, it->first)) {
-                ++it;
-            } else {
-                filtered_out += it->second;
-                it = counts.erase(it);
-            }
-        }
-    std::uint64_t pos = 0, neg = 0;
-    for (const auto& [v, c] : counts) (litmus::holds(*test.condition, test, v) ? pos : neg) += c;
-    const bool validated = test.q == litmus::quantifier::exists ? pos > 0 : test.q == litmus::quantifier::not_exists ? pos == 0 : neg == 0;
-    const std::string observation = pos == 0 ? "Never" : neg == 0 ? "Always" : "Sometimes";
+    if (const std::string why = unfit(test, base, o.fixed); !why.empty())
+        throw usage_error(file + ": " + why + (lse_used(test).empty() ? "" : " (expected a platform or --cores with LSE, e.g. --platform dynamiq_4xa55_4xa75)"));
+    const observation r = observe(test, file, platform_file, overrides, o);
+    const auto& counts = r.counts;
+    const std::uint64_t pos = r.pos, neg = r.neg, filtered_out = r.filtered_out;
+    const bool validated = r.validated;
+    const std::string& observation = r.verdict;
     const char* q = test.q == litmus::quantifier::exists ? "exists" : test.q == litmus::quantifier::not_exists ? "~exists" : "forall";
     std::cout << "Test " << test.name << (test.q == litmus::quantifier::exists ? " Allowed" : " Required") << "\n"
               << "Histogram (" << counts.size() << " states)\n";
@@ -363,7 +540,7 @@ int cmd_litmus(const std::vector<std::string>& args) {
         if (test.filter) j["filter"] = {{"condition", test.filter_text}, {"left_out", filtered_out}};
         j["sets"] = sets;
         json placements = json::array();
-        for (const auto& bp : plans) placements.push_back(bp.cores);
+        for (const auto& bp : r.plans) placements.push_back(bp.cores);
         j["placements"] = placements;
         write_file_atomic(json_file, j.dump(2) + "\n");
     }
