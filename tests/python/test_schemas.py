@@ -40,6 +40,8 @@ class Schemas(unittest.TestCase):
         run("c2c", "asr_4xa53_4xa73", "--cores", "little.0,big.0", "--duration", "10us", "--out", "c2c")
         run("latmem", "asr_4xa53_4xa73", "--sizes", "16KiB", "--loads", "64", "--out", "latmem")
         run("litmus", "mp.litmus", "--batches", "2", "--iterations", "10", "--json", "litmus.json")
+        run("litmus", "mp.litmus", "lse-cas.litmus", "--platforms", "asr_4xa53_4xa73", "--batches", "1",
+            "--iterations", "10", "--json", "litmus-platforms.json")
         run("validate", "--quick", "-j", "1", "--out", "validate")
 
     def load(self, rel):
@@ -50,6 +52,7 @@ class Schemas(unittest.TestCase):
         for name, rel in [("result", "run/result.json"), ("sweep", "sweep/sweep.json"),
                           ("prediction", "predict/prediction.json"), ("sweep", "predict/sweep.json"),
                           ("c2c", "c2c/c2c.json"), ("latmem", "latmem/latmem.json"), ("litmus", "litmus.json"),
+                          ("litmus-platforms", "litmus-platforms.json"),
                           ("validate", "validate/validate.json"), ("result", "sweep/points/0000/result.json")]:
             with self.subTest(file=rel):
                 errors = sorted(schema(name).iter_errors(self.load(rel)), key=str)
@@ -71,6 +74,10 @@ class Schemas(unittest.TestCase):
         lit = self.load("litmus.json")
         lit["observation"] = "Rarely"
         self.assertFalse(schema("litmus").is_valid(lit))
+        cells = self.load("litmus-platforms.json")
+        self.assertIsNone(cells["cells"][1]["observation"])  # lse-cas on Armv8.0 cores: n/a, with its reason
+        del cells["cells"][1]["reason"]
+        self.assertFalse(schema("litmus-platforms").is_valid(cells))
 
 
 if __name__ == "__main__":
