@@ -525,7 +525,7 @@ int cmd_report(const std::vector<std::string>& args) {
 
 // ---- compare --------------------------------------------------------------
 
-const char* const compare_help = R"(usage: cohsim compare A B [--threshold PCT] [--html FILE] [--fail-on-difference]
+const char* const compare_help = R"(usage: cohsim compare A B [--threshold PCT] [--html FILE] [--json FILE] [--fail-on-difference]
 
 Two runs, sweeps or predictions side by side. A and B are --out directories
 of `cohsim run` (or a run's result.json), `cohsim sweep` (with or without
@@ -551,6 +551,8 @@ options:
   --threshold PCT       relative difference that matters, in percent (default 10)
   --html FILE           also write the comparison as a self-contained HTML page
                         (atomically)
+  --json FILE           also write every compared row as JSON (each figure's A and
+                        B as median, p5, p95; the verdicts; what differs)
   --fail-on-difference  exit 1 when anything is flagged or a row is on one side
                         only (a regression check in a script); else exit 0
 
@@ -572,7 +574,7 @@ int cmd_compare(const std::vector<std::string>& args) {
     }
     std::size_t positional = 0;
     for (std::size_t i = 0; i < args.size(); ++i) {
-        if (args[i] == "--threshold" || args[i] == "--html") ++i;
+        if (args[i] == "--threshold" || args[i] == "--html" || args[i] == "--json") ++i;
         else if (args[i].rfind("--", 0) != 0) ++positional;
     }
     if (positional != 2)

@@ -2,7 +2,7 @@
 """Two cohsim outputs side by side: runs, sweeps or predictions. Usually run
 through `cohsim compare A B` (see its --help).
 
-  compare.py A B [--threshold PCT] [--html FILE] [--fail-on-difference]
+  compare.py A B [--threshold PCT] [--html FILE] [--json FILE] [--fail-on-difference]
 
 Each of A and B is the --out directory of `cohsim run` (result.json), of
 `cohsim sweep` (sweep.json, results.csv; with or without --members) or of
@@ -301,12 +301,43 @@ def html_report(a, b, threshold, rows, only_a, only_b):
     return "".join(h)
 
 
+def json_report(a, b, threshold, rows, only_a, only_b):
+    """Every compared row: its point, core, each figure's A and B as
+    {median, p5, p95}, the verdicts (and probabilities), what differs."""
+    def fig(f):
+        return {"median": f[0], "p5": f[1], "p95": f[2]}
+
+    out = []
+    for key, _, flags in rows:
+        values, core = key
+        fa, fb = a.rows[key], b.rows[key]
+        row = {"point": dict(zip(a.axes, values)), "core": core, "differs": flags}
+        for k, _ in FIGURES:
+            row[k] = {"a": fig(fa[k]), "b": fig(fb[k])}
+        row["verdict"] = {"a": fa["verdict"], "b": fb["verdict"], "a_p": fa["p"], "b_p": fb["p"]}
+        out.append(row)
+    side = lambda keys: [{"point": dict(zip(a.axes, k[0])), "core": k[1]} for k in keys]  # noqa: E731
+    return {"a": {"path": a.arg, "kind": a.kind}, "b": {"path": b.arg, "kind": b.kind}, "threshold": threshold,
+            "rows": out, "only_a": side(only_a), "only_b": side(only_b)}
+
+
+def write_atomic(path, text, option):
+    tmp = path + ".tmp"
+    try:
+        with open(tmp, "w") as f:
+            f.write(text)
+        os.replace(tmp, path)  # atomic: never a half-written file
+    except OSError as e:
+        fail(f"{option} {path}: {e.strerror}")
+
+
 def main():
     ap = argparse.ArgumentParser(prog="cohsim compare", description=__doc__.split("\n\n")[0])
     ap.add_argument("a")
     ap.add_argument("b")
     ap.add_argument("--threshold", type=float, default=10.0)
     ap.add_argument("--html")
+    ap.add_argument("--json")
     ap.add_argument("--fail-on-difference", action="store_true")
     args = ap.parse_args()
     if not 0 < args.threshold < 1000:
@@ -322,14 +353,10 @@ def main():
     rows, only_a, only_b = compare(a, b, threshold)
     sys.stdout.write(text_report(a, b, threshold, rows, only_a, only_b))
     if args.html:
-        tmp = args.html + ".tmp"
-        try:
-            with open(tmp, "w") as f:
-                f.write(html_report(a, b, threshold, rows, only_a, only_b))
-            os.replace(tmp, args.html)  # atomic: never a half-written page
-        except OSError as e:
-            fail(f"--html {args.html}: {e.strerror}")
+        write_atomic(args.html, html_report(a, b, threshold, rows, only_a, only_b), "--html")
         print(f"wrote {args.html}")
+    if args.json:
+        write_atomic(args.json, json.dumps(json_report(a, b, threshold, rows, only_a, only_b), indent=1) + "\n", "--json")
     different = any(f for _, _, f in rows) or only_a or only_b
     sys.exit(1 if args.fail_on_difference and different else 0)
 

@@ -12,6 +12,7 @@ any output directory as objects, with pandas DataFrames for the tables:
     p = cohsim.predict(members=32)
     p.cores, p.members, p.sensitivity
     cohsim.load("runs/a")        # any existing output directory
+    cohsim.compare(r, "runs/a")  # side by side, a DataFrame with what differs
 
 Why a package over the command line rather than a binding: a run is a
 SystemC elaboration, which happens once per process, and every command
@@ -28,7 +29,7 @@ import shutil
 import subprocess
 import tempfile
 
-__all__ = ["run", "sweep", "predict", "load", "binary", "CohsimError", "Run", "Sweep", "Prediction", "C2c", "Latmem"]
+__all__ = ["run", "sweep", "predict", "compare", "load", "binary", "CohsimError", "Run", "Sweep", "Prediction", "C2c", "Latmem"]
 
 
 class CohsimError(RuntimeError):
@@ -145,6 +146,30 @@ def predict(config=None, *, members=32, set=None, duration=None, jobs=None, marg
         args += ["--margin", margin]
     _call(args)
     return Prediction(d)
+
+
+def compare(a, b, *, threshold=10.0):
+    """`cohsim compare A B`: two runs, sweeps or predictions (output
+    directories, or the objects this package returns) side by side; a
+    DataFrame with one row per compared core (and sweep point): each
+    figure's A and B (median, p5, p95), the verdicts, and `differs`, what
+    changed by more than the threshold (percent) or beyond the bands."""
+    paths = [x.path if isinstance(x, _Output) else os.fspath(x) for x in (a, b)]
+    with tempfile.TemporaryDirectory(prefix="cohsim-compare-") as d:
+        f = os.path.join(d, "compare.json")
+        _call(["compare", paths[0], paths[1], "--threshold", str(threshold), "--json", f])
+        report = _read_json(f)
+    rows = []
+    for r in report["rows"]:
+        row = {**r["point"], "core": r["core"]}
+        for fig in ("rate", "share", "wait"):
+            for side in ("a", "b"):
+                for q in ("median", "p5", "p95"):
+                    row[f"{fig}_{side}" + ("" if q == "median" else f"_{q}")] = r[fig][side][q]
+        row["verdict_a"], row["verdict_b"] = r["verdict"]["a"], r["verdict"]["b"]
+        row["differs"] = ", ".join(r["differs"])
+        rows.append(row)
+    return _frame(rows)
 
 
 def load(path):

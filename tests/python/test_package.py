@@ -66,6 +66,24 @@ class Package(unittest.TestCase):
         self.assertTrue(any("with 4 members" in c for c in p.caveats))
         self.assertIsInstance(cohsim.load(self.out("predict")), cohsim.Prediction)
 
+    def test_compare_gives_both_sides_and_what_differs(self):
+        a = cohsim.run(duration="2ms", out=self.out("cmp-a"))
+        b = cohsim.run(set={"clusters.little.freq": "1800MHz"}, duration="2ms", out=self.out("cmp-b"))
+        same = cohsim.compare(a, self.out("cmp-a"))
+        self.assertEqual(sorted(same["core"]), ["big.3", "little.2"])
+        self.assertTrue((same["differs"] == "").all())
+        self.assertTrue((same["rate_a"] == same["rate_b"]).all())
+        d = cohsim.compare(a, b).set_index("core")
+        for side, run in (("a", a), ("b", b)):
+            for cid in d.index:
+                lock = next(c for c in run.result["cores"] if c["id"] == cid)["lock"]
+                self.assertAlmostEqual(d.loc[cid, f"rate_{side}"], lock["acquisitions"] / (run.simulated_ns * 1e-9))
+                self.assertEqual(d.loc[cid, f"verdict_{side}"], lock["verdict"])
+        # the starved little core at 832 MHz is not starved at the big core's clock: a changed verdict, flagged
+        self.assertEqual(d.loc["little.2", "verdict_a"], "STARVED")
+        self.assertNotEqual(d.loc["little.2", "verdict_b"], "STARVED")
+        self.assertIn("verdict", d.loc["little.2", "differs"])
+
     def test_errors_say_what_is_wrong(self):
         with self.assertRaises(cohsim.CohsimError) as e:
             cohsim.run(set={"clusters.little.freqq": "1GHz"}, duration="1ms", out=self.out("bad"))

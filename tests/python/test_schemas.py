@@ -43,6 +43,7 @@ class Schemas(unittest.TestCase):
         run("litmus", "mp.litmus", "lse-cas.litmus", "--platforms", "asr_4xa53_4xa73", "--batches", "1",
             "--iterations", "10", "--json", "litmus-platforms.json")
         run("validate", "--quick", "-j", "1", "--out", "validate")
+        run("compare", "run", "predict", "--json", "compare.json")
 
     def load(self, rel):
         with open(os.path.join(self.tmp, rel)) as f:
@@ -52,7 +53,7 @@ class Schemas(unittest.TestCase):
         for name, rel in [("result", "run/result.json"), ("sweep", "sweep/sweep.json"),
                           ("prediction", "predict/prediction.json"), ("sweep", "predict/sweep.json"),
                           ("c2c", "c2c/c2c.json"), ("latmem", "latmem/latmem.json"), ("litmus", "litmus.json"),
-                          ("litmus-platforms", "litmus-platforms.json"),
+                          ("litmus-platforms", "litmus-platforms.json"), ("compare", "compare.json"),
                           ("validate", "validate/validate.json"), ("result", "sweep/points/0000/result.json")]:
             with self.subTest(file=rel):
                 errors = sorted(schema(name).iter_errors(self.load(rel)), key=str)
