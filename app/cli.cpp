@@ -572,14 +572,6 @@ int cmd_compare(const std::vector<std::string>& args) {
         std::cout << compare_help;
         return exit_ok;
     }
-    std::size_t positional = 0;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        if (args[i] == "--threshold" || args[i] == "--html" || args[i] == "--json") ++i;
-        else if (args[i].rfind("--", 0) != 0) ++positional;
-    }
-    if (positional != 2)
-        throw usage_error("compare needs two outputs, A and B (run, sweep or predict directories), got " +
-                          std::to_string(positional) + " (see cohsim compare --help)");
     return exec_script("compare.py", args);
 }
 

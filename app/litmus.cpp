@@ -202,25 +202,25 @@ std::string lse_used(const litmus::test& test) {
     return "";
 }
 
-// Why a test cannot run on a platform (its cores), or "" when it can.
-std::string unfit(const litmus::test& test, const platform_config& base, const std::vector<std::string>& fixed) {
-    const auto all_cores = core_ids(base);
-    const int n = test.threads();
-    if (static_cast<int>(all_cores.size()) < n)
-        return std::to_string(n) + " threads, but the platform has " + std::to_string(all_cores.size()) + " cores";
-    // A test with LSE instructions runs only on cores that have them (the
-    // others would take an undefined-instruction exception).
-    const std::string lse = lse_used(test);
-    if (lse.empty()) return "";
+// Why a test cannot run on a platform for lack of cores, or "".
+std::string too_few_cores(const litmus::test& test, const platform_config& base) {
+    const std::size_t cores = core_ids(base).size(), n = static_cast<std::size_t>(test.threads());
+    return cores < n ? std::to_string(n) + " threads, but the platform has " + std::to_string(cores) + " cores" : "";
+}
+
+// The cores (of `cores`, or every core of the platform) without LSE, named
+// with their type: a test with LSE instructions runs only on cores that have
+// them (the others would take an undefined-instruction exception).
+std::string cores_without_lse(const platform_config& base, const std::vector<std::string>& cores) {
     std::string without;
-    for (const auto& c : fixed.empty() ? all_cores : fixed) {
+    for (const auto& c : cores.empty() ? core_ids(base) : cores) {
         const auto& cl = base.clusters.find(c.substr(0, c.find('.')))->core;
         if (!has_lse(cl)) without += (without.empty() ? "" : ", ") + c + " (" + preset_of(cl).name + ")";
     }
-    return without.empty() ? "" : "the test uses " + lse + ", an LSE instruction (Armv8.1), and these cores have no LSE: " + without;
+    return without;
 }
 
-// Runs a test's batches on a platform (already checked by unfit) and counts the final states.
+// Runs a test's batches on a platform (one it can run on) and counts the final states.
 observation observe(const litmus::test& test, const std::string& file, const std::string& platform_file,
                     const std::vector<std::pair<std::string, std::string>>& overrides, const run_options& o) {
     const platform_config base = load_platform(platform_file, overrides);
@@ -379,11 +379,13 @@ int survey(const std::vector<std::string>& files, const std::string& platforms_t
         const std::string file = find_test(f);
         const litmus::test test = litmus::parse(read_file(file), file);
         std::vector<std::string> row = {test.name, test.expect.empty() ? "-" : test.expect};
+        const std::string lse = lse_used(test);
         for (std::size_t k = 0; k < platforms.size(); ++k) {
             json cell{{"test", test.name}, {"file", file}, {"platform", platforms[k]}, {"expect", test.expect}};
-            if (std::string why = unfit(test, bases[k], o.fixed); !why.empty()) {
-                if (const std::string lse = lse_used(test); !lse.empty() && why.find("LSE") != std::string::npos)
-                    why = "the test uses " + lse + ", an LSE instruction (Armv8.1), which cores of this platform lack";
+            std::string why = too_few_cores(test, bases[k]);
+            if (why.empty() && !lse.empty() && !cores_without_lse(bases[k], {}).empty())
+                why = "the test uses " + lse + ", an LSE instruction (Armv8.1), which cores of this platform lack";
+            if (!why.empty()) {
                 row.push_back("n/a " + mark(why));
                 cell["observation"] = nullptr;
                 cell["reason"] = why;
@@ -499,8 +501,11 @@ int cmd_litmus(const std::vector<std::string>& args) {
         if (static_cast<int>(o.fixed.size()) != n)
             throw usage_error("--cores: " + std::to_string(o.fixed.size()) + " cores for " + std::to_string(n) + " threads");
     }
-    if (const std::string why = unfit(test, base, o.fixed); !why.empty())
-        throw usage_error(file + ": " + why + (lse_used(test).empty() ? "" : " (expected a platform or --cores with LSE, e.g. --platform dynamiq_4xa55_4xa75)"));
+    if (const std::string why = too_few_cores(test, base); !why.empty()) throw usage_error(file + ": " + why);
+    if (const std::string lse = lse_used(test); !lse.empty())
+        if (const std::string without = cores_without_lse(base, o.fixed); !without.empty())
+            throw usage_error(file + ": the test uses " + lse + ", an LSE instruction (Armv8.1), and these cores have no LSE: " +
+                              without + " (expected a platform or --cores with LSE, e.g. --platform dynamiq_4xa55_4xa75)");
     const observation r = observe(test, file, platform_file, overrides, o);
     const auto& counts = r.counts;
     const std::uint64_t pos = r.pos, neg = r.neg, filtered_out = r.filtered_out;

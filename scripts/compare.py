@@ -333,8 +333,7 @@ def write_atomic(path, text, option):
 
 def main():
     ap = argparse.ArgumentParser(prog="cohsim compare", description=__doc__.split("\n\n")[0])
-    ap.add_argument("a")
-    ap.add_argument("b")
+    ap.add_argument("outputs", nargs="*")
     ap.add_argument("--threshold", type=float, default=10.0)
     ap.add_argument("--html")
     ap.add_argument("--json")
@@ -342,7 +341,10 @@ def main():
     args = ap.parse_args()
     if not 0 < args.threshold < 1000:
         fail(f"--threshold {args.threshold:g}: expected a percentage above 0 (e.g. 10)")
-    a, b = Output(args.a), Output(args.b)
+    if len(args.outputs) != 2:
+        fail(f"compare needs two outputs, A and B (run, sweep or predict directories), got {len(args.outputs)} "
+             "(see cohsim compare --help)")
+    a, b = (Output(x) for x in args.outputs)
     if (a.kind == "sweep") != (b.kind == "sweep"):
         fail(f"A is a {a.kind} and B a {b.kind}: a sweep compares with a sweep; a run and a prediction "
              "(one point each) compare with each other")
