@@ -741,7 +741,7 @@ std::string md_escape(std::string s) {
 int cmd_params(const std::vector<std::string>& args) {
     std::vector<std::string> sets;
     po::options_description d("options");
-    d.add_options()("markdown", "print a Markdown table (as in README.md)")  //
+    d.add_options()("markdown", "print a Markdown table (the docs' parameter reference is generated from it)")  //
         ("ranges", "list the uncertain values (NOMINAL ~ LO..HI) of CONFIG (the built-in default without one) instead")  //
         ("set", po::value(&sets)->composing()->value_name("PATH=VALUE"), "with --ranges: override a config value")  //
         ("help,h", "show this help");

@@ -309,7 +309,7 @@ json make_result(const system_model& sys, const run_outcome& run, const std::str
 namespace {
 
 // What would change a starved core's lot, from this run's own figures: the
-// fixes published for this race (arm-sync.md 2.2, 3.6; README "Calibration"),
+// fixes published for this race (arm-sync.md 2.2, 3.6; docs/guide/calibration.md),
 // each offered only where the run shows its cause, with the override that
 // tries it (a test applies each and checks that it helps). A queued lock is
 // not offered: with the ticket grab's race gone, qspinlock's own fast path

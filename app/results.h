@@ -1,4 +1,4 @@
-// Run results: the JSON document (schema in README.md, "Results"), the text
+// Run results: the JSON document (schema: docs/schemas/result.schema.json, docs/guide/results.md), the text
 // table on stdout, and atomic file writing.
 #pragma once
 
@@ -49,7 +49,7 @@ void counts_from_json(const json& j, Table& t) {
                           .value(protocol::name(static_cast<Event>(e)), std::uint64_t{0});
 }
 std::string format_table(const system_model& sys, const run_outcome& run);
-// One row per core (schema in README.md, "Results").
+// One row per core (schema: docs/schemas/result.schema.json, docs/guide/results.md).
 std::string format_csv(const system_model& sys, const run_outcome& run);
 
 }  // namespace cohsim

@@ -9,7 +9,7 @@
 // and peak resident memory; as "key: value" lines and one JSON line. One
 // scenario per process: SystemC elaborates once.
 //
-// --suite runs the scenarios of README "Benchmarks", each in its own process
+// --suite runs the scenarios of docs/development/benchmarks.md, each in its own process
 // (this program again, or `cohsim run` for the traced run), and prints one row
 // each as a Markdown table: wall-clock figures from a full-length run, and,
 // when valgrind is installed, the host instructions of a shorter run counted

@@ -795,7 +795,7 @@ private:
         }
         auto mf = memory_mnemonics().find(m);
         if (mf == memory_mnemonics().end())
-            fail(st.mnemonic_loc, st, "unknown instruction '" + m + "'", "one of cohsim's instructions (README, Workloads): ldr/str (b, h), ldar/ldapr/stlr, ldxr/ldaxr/stxr/stlxr, "
+            fail(st.mnemonic_loc, st, "unknown instruction '" + m + "'", "one of cohsim's instructions (docs/guide/locks.md): ldr/str (b, h), ldar/ldapr/stlr, ldxr/ldaxr/stxr/stlxr, "
                  "cas, swp, ldadd/ldset/ldclr/ldeor/ldsmax/ldsmin/ldumax/ldumin (a, l, al; b, h) and their st forms, prfm, dmb/dsb/isb, "
                  "clrex, wfe/sev/sevl/yield/nop, add/sub/and/orr/eor/lsl/lsr/ror/mov/mvn/neg/cmp/adr, "
                  "csel/csinc/csinv/csneg/cset/csetm/cinc/cneg, mrs (cntvct_el0, cntpct_el0, cntfrq_el0), "

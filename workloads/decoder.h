@@ -4,7 +4,7 @@
 // `orr x0, xzr, x1` for `mov x0, x1`; branch targets as `.+N`).
 //
 // Decoded: what compiled lock code and the Linux arm64 lock, atomic and
-// cmpxchg code use (README, "Instructions"):
+// cmpxchg code use (docs/guide/locks.md, "Instructions"):
 //   data processing, immediate: ADR/ADRP, ADD/SUB(S) immediate, AND/ORR/EOR/ANDS
 //     immediate (bitmask immediates), MOVZ/MOVN/MOVK, SBFM/BFM/UBFM, EXTR;
 //   data processing, register: logical shifted register (AND/BIC/ORR/ORN/EOR/

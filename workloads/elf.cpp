@@ -30,7 +30,7 @@ public:
     [[noreturn]] void fail(const std::string& what, const std::string& expected = "") const {
         throw cfg::config_error({m_file, 0, 0}, "", what,
                                 expected.empty() ? "a static AArch64 executable: aarch64-linux-gnu-gcc -O2 -ffreestanding "
-                                                   "-nostdlib -static -o FILE.elf FILE.c (README, Real code)"
+                                                   "-nostdlib -static -o FILE.elf FILE.c (docs/guide/c.md)"
                                                  : expected);
     }
 

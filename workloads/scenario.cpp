@@ -50,12 +50,12 @@ void workload_params::describe(cfg::struct_schema<workload_params>& s) {
     }();
     s.param("program", &workload_params::program, help.c_str()).def("locks/ticket_llsc.s");
     s.param("function", &workload_params::function,
-            "when the program is an AArch64 ELF executable (README, Real code): the function every thread runs, "
+            "when the program is an AArch64 ELF executable (docs/guide/c.md): the function every thread runs, "
             "void f(const struct cohsim_args *) (workloads/include/cohsim.h)")
         .def(std::nullopt);
     s.int_map("params", &workload_params::params, ".equ overrides for every thread, e.g. {THRESHOLD: 10000}");
     s.param("trace", &workload_params::trace,
-            "replay this trace file (format in README) on the cores it names, instead of threads")
+            "replay this trace file (format: docs/guide/locks.md, Trace replay) on the cores it names, instead of threads")
         .def(std::nullopt);
     s.sequence("threads", &workload_params::threads, 0, "the cores that run a program; none = all cores idle");
     s.param("include_path", &workload_params::include_path,

@@ -1,6 +1,6 @@
 // The full calibration: `cohsim validate` with 20 s of simulated time per
 // big.LITTLE case (several minutes of host time each). Label "soak" (run with
-// COHSIM_SOAK=1); README "Calibration" shows its table. It checks the model's
+// COHSIM_SOAK=1); docs/guide/calibration.md shows its table. It checks the model's
 // figures, not memory safety, so the sanitizer build skips it (it would take
 // hours there).
 #include <gtest/gtest.h>

@@ -7,7 +7,7 @@
 # hold no path of them), then run, a shipped config by its short name, a
 # teaching config, validate --quick, plot and report, all from an unrelated
 # directory. Last, `cpack` makes a .deb holding the same layout, and its
-# files, unpacked as dpkg puts them, run the README's C and trace walkthroughs
+# files, unpacked as dpkg puts them, run the guide's C and trace walkthroughs
 # from an empty directory too.
 # Usage: installed_layout.sh SOURCE_DIR BUILD_DIR [SANITIZED]
 set -eu
@@ -27,7 +27,8 @@ for f in bin/cohsim share/cohsim/configs/default.yaml share/cohsim/configs/platf
          share/cohsim/workloads/litmus/lse-cas.litmus share/cohsim/scripts/model-check.sh \
          share/cohsim/workloads/include/cohsim.h share/cohsim/workloads/c/ticket_lock.c share/cohsim/workloads/c/loop.h \
          share/cohsim/workloads/traces/two_core_lock.trace \
-         share/doc/cohsim/README.md share/doc/cohsim/LICENSE; do
+         share/doc/cohsim/README.md share/doc/cohsim/LICENSE share/doc/cohsim/docs/guide/first-run.md \
+         share/doc/cohsim/docs/guide/python.md; do
   [ -e "$p/$f" ] || fail "the install has no $f"
 done
 # The Python package, where Debian's python3 finds it under the prefix, runs
@@ -45,7 +46,7 @@ case "$sanitized" in
 esac
 
 # The steps, from an empty directory ($2) with the installed prefix ($1) only;
-# $3 = walkthroughs: only the default run and the README's C and trace ones.
+# $3 = walkthroughs: only the default run and the guide's C and trace ones.
 cat > "$tmp/steps.sh" <<'STEPS'
 set -eu
 p=$1
@@ -67,7 +68,7 @@ grep -q 'Observation LSE-CAS Never 0 40' litmus.txt
 test -s default/share.svg && test -s default/report.html && test -s teaching/result.json
 grep -q 'passed, 0 failed' v.txt
 fi
-# README "Real code" and "Trace replay" from an empty directory, with the
+# The guide's "Real code" and "Trace replay" from an empty directory, with the
 # installed header, example and trace only.
 if command -v aarch64-linux-gnu-gcc > /dev/null; then
   aarch64-linux-gnu-gcc -O2 -ffreestanding -nostdlib -static -mgeneral-regs-only \

@@ -1,5 +1,5 @@
 // Exact latencies of the memory system, checked against the hop-by-hop
-// composition documented in memory_system.h and README.md, computed here
+// composition documented in memory_system.h and docs/design/memory-system.md, computed here
 // independently with clock-domain arithmetic. Platform: tests/model/platform_fixture.h
 // (little 832 MHz, big 1.75 GHz, interconnect 533 MHz, memory 100 ns).
 #include <gtest/gtest.h>

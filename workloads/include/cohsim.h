@@ -1,4 +1,4 @@
-/* cohsim.h: what a C workload needs from cohsim (README, "Real code").
+/* cohsim.h: what a C workload needs from cohsim (docs/guide/c.md).
  *
  * Build a workload with the Debian cross-compiler:
  *   aarch64-linux-gnu-gcc -O2 -ffreestanding -nostdlib -static \
