@@ -458,17 +458,14 @@ int cmd_litmus(const std::vector<std::string>& args) {
         ("batch", po::value(&batch_dir)->value_name("DIR"), "(internal) run one prepared batch")  //
         ("help,h", "show this help");
     const parsed_args p = parse_args(args, d);
-    if (p.vm.count("help")) {
-        std::cout << litmus_help << d << litmus_examples;
-        return exit_ok;
-    }
+    if (printed_help(p.vm, d, litmus_help, litmus_examples)) return exit_ok;
     if (!batch_dir.empty()) return run_batch(batch_dir);
     run_options o;
     o.batches = parse_count(batches_text, "--batches", 1, 10'000);
     o.iterations = parse_count(iterations_text, "--iterations", 1, 10'000);
     o.seed = parse_count(seed_text, "--seed", 0, UINT64_MAX);
     o.jitter = parse_count(jitter_text, "--jitter", 0, 1'000'000);
-    o.jobs = jobs_text.empty() ? host_cores() : static_cast<unsigned>(parse_count(jobs_text, "--jobs", 1, 256));
+    o.jobs = jobs_text.empty() ? host_cores() : parse_jobs(jobs_text);
     o.progress = isatty(STDERR_FILENO) != 0;
     if (!platforms.empty()) {
         if (!platform.empty()) throw usage_error("--platform and --platforms: give one (--platforms runs every test on each)");

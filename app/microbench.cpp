@@ -3,6 +3,7 @@
 #include <boost/program_options.hpp>
 
 #include <algorithm>
+#include <functional>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -426,11 +427,52 @@ std::string c2c_text(const json& r) {
     return os.str();
 }
 
+// What c2c and latmem share: their options around the command's own (the
+// jobs, output and report ones before, the platform's overrides and help
+// after) and their first steps, to the platform's sweep.
+struct measurement_options {
+    std::vector<std::string> sets, include_paths;
+    std::string out_dir, report, jobs_text = std::to_string(host_cores());
+    void add_outputs(boost::program_options::options_description& d, const char* jobs_what, const char* out_default,
+                     const char* out_what, const char* report_what) {
+        namespace po = boost::program_options;
+        d.add_options()  //
+            ("jobs,j", po::value(&jobs_text)->value_name("J"), jobs_what)  //
+            ("out", po::value(&out_dir)->default_value(out_default)->value_name("DIR"), out_what)  //
+            ("report", po::value(&report)->value_name("DIR"), report_what);
+    }
+    void add_platform(boost::program_options::options_description& d, const char* set_what) {
+        namespace po = boost::program_options;
+        d.add_options()  //
+            ("include-path", po::value(&include_paths)->composing()->value_name("DIR"), include_path_help)  //
+            ("set", po::value(&sets)->composing()->value_name("PATH=VALUE"), set_what)  //
+            ("help,h", "show this help");
+    }
+    // --help and --report print and end the command (true); else the
+    // platform's sweep (at the reference board's clocks with --check) and the
+    // jobs, ready for the command's own points.
+    bool printed(const parsed_args& p, const boost::program_options::options_description& d, const char* help,
+                 const char* examples, const std::function<std::string(const std::string&)>& report_text) const {
+        if (printed_help(p.vm, d, help, examples)) return true;
+        if (!report.empty()) {
+            std::cout << report_text(report);
+            return true;
+        }
+        return false;
+    }
+    sweep_def platform(const parsed_args& p, const char* cmd, unsigned& jobs) const {
+        add_include_paths(include_paths);
+        sweep_def def = platform_sweep(p, cmd, sets);
+        check_at_reference_clocks(def, p.vm.count("check") > 0, cmd);
+        jobs = parse_jobs(jobs_text);
+        return def;
+    }
+};
+
 int cmd_c2c(const std::vector<std::string>& args) {
     namespace po = boost::program_options;
-    std::vector<std::string> sets, include_paths;
-    std::string out_dir, dur = "50us", cores_text, report, insn_text, measured;
-    std::string jobs_text = std::to_string(host_cores());
+    measurement_options m;
+    std::string dur = "50us", cores_text, insn_text, measured;
     po::options_description d("options");
     d.add_options()  //
         ("cores", po::value(&cores_text)->value_name("LIST"),
@@ -438,33 +480,21 @@ int cmd_c2c(const std::vector<std::string>& args) {
         ("duration", po::value(&dur)->value_name("TIME"), "each pair's simulated time (default 50us)")  //
         ("instruction", po::value(&insn_text)->value_name("I"),
          "auto: CAS where both cores have LSE, else LDXR/STXR (default; with --check, what the references were "
-         "measured with); cas: CAS on every pair (every core needs LSE); llsc: LDXR/STXR on every pair")  //
-        ("jobs,j", po::value(&jobs_text)->value_name("J"), "pairs run at once (default: the number of cores)")  //
-        ("out", po::value(&out_dir)->default_value("cohsim-c2c")->value_name("DIR"),
-         "the output directory (c2c.json, the sweep's points/)")  //
-        ("report", po::value(&report)->value_name("DIR"), "print the matrix of DIR again (no run)")  //
+         "measured with); cas: CAS on every pair (every core needs LSE); llsc: LDXR/STXR on every pair");
+    m.add_outputs(d, "pairs run at once (default: the number of cores)", "cohsim-c2c",
+                  "the output directory (c2c.json, the sweep's points/)", "print the matrix of DIR again (no run)");
+    d.add_options()  //
         ("check", "compare with the platform's published figures (configs/references.yaml, tolerance beside each); "
                   "exit 1 when one is missed (a row marked known_miss is reported with its reason, not counted)")  //
         ("measured", po::value(&measured)->value_name("FILE"),
          "a real board's matrix, as core-to-core-latency --csv or cas-bench writes it: printed beside the model's "
-         "with the differences (CPU k of the file is the k-th core of --cores, or of the platform)")  //
-        ("include-path", po::value(&include_paths)->composing()->value_name("DIR"), include_path_help)  //
-        ("set", po::value(&sets)->composing()->value_name("PATH=VALUE"),
-         "override one platform value for every pair (what if the DSU ran faster?); repeatable")  //
-        ("help,h", "show this help");
+         "with the differences (CPU k of the file is the k-th core of --cores, or of the platform)");
+    m.add_platform(d, "override one platform value for every pair (what if the DSU ran faster?); repeatable");
     const parsed_args p = parse_args(args, d);
-    if (p.vm.count("help")) {
-        std::cout << c2c_help << d << c2c_examples;
-        return 0;
-    }
-    if (!report.empty()) {
-        std::cout << c2c_text(c2c_report(report));
-        return 0;
-    }
-    add_include_paths(include_paths);
-    sweep_def def = platform_sweep(p, "c2c", sets);
-    check_at_reference_clocks(def, p.vm.count("check") > 0, "c2c");
-    const auto jobs = static_cast<unsigned>(parse_count(jobs_text, "--jobs", 1, 256));
+    if (m.printed(p, d, c2c_help, c2c_examples, [](const std::string& dir) { return c2c_text(c2c_report(dir)); })) return 0;
+    unsigned jobs = 1;
+    sweep_def def = m.platform(p, "c2c", jobs);
+    const std::string& out_dir = m.out_dir;
     // The measurement's own workload and a quiet machine; the platform's silicon as it is.
     def.sets.push_back("workload={program: programs/c2c_cas.s}");
     def.sets.push_back("activity={}");
@@ -688,41 +718,30 @@ std::string latmem_text(const json& r) {
 
 int cmd_latmem(const std::vector<std::string>& args) {
     namespace po = boost::program_options;
-    std::vector<std::string> sets, include_paths;
-    std::string out_dir, dur = "1s", core_id, sizes_text, report, loads_text = "2048", measured;
-    std::string jobs_text = std::to_string(host_cores());
+    measurement_options m;
+    std::string dur = "1s", core_id, sizes_text, loads_text = "2048", measured;
     po::options_description d("options");
     d.add_options()  //
         ("core", po::value(&core_id)->value_name("ID"), "the core that walks the chain (default: the platform's first)")  //
         ("sizes", po::value(&sizes_text)->value_name("LIST"),
          "working sets, comma-separated sizes (default: 4KiB to 16MiB, two or three per doubling); at most 128MiB")  //
         ("loads", po::value(&loads_text)->value_name("N"), "loads timed per size (default 2048; a multiple of 16)")  //
-        ("duration", po::value(&dur)->value_name("TIME"), "the most simulated time one size may take (default 1s)")  //
-        ("jobs,j", po::value(&jobs_text)->value_name("J"), "sizes run at once (default: the number of cores)")  //
-        ("out", po::value(&out_dir)->default_value("cohsim-latmem")->value_name("DIR"),
-         "the output directory (latmem.json, the sweep's points/)")  //
-        ("report", po::value(&report)->value_name("DIR"), "print the curve of DIR again (no run)")  //
+        ("duration", po::value(&dur)->value_name("TIME"), "the most simulated time one size may take (default 1s)");
+    m.add_outputs(d, "sizes run at once (default: the number of cores)", "cohsim-latmem",
+                  "the output directory (latmem.json, the sweep's points/)", "print the curve of DIR again (no run)");
+    d.add_options()  //
         ("measured", po::value(&measured)->value_name("FILE"),
          "a real board's curve, as lmbench's lat_mem_rd writes it ('SIZE_MB NS' lines): printed beside the model's with "
          "the differences; without --sizes the model runs at the board's sizes from 4KiB to 16MiB")  //
         ("check", "compare with the platform's published latencies for this core's cluster (configs/references.yaml); "
-                  "exit 1 when one is missed (a row marked known_miss is reported with its reason, not counted)")  //
-        ("include-path", po::value(&include_paths)->composing()->value_name("DIR"), include_path_help)  //
-        ("set", po::value(&sets)->composing()->value_name("PATH=VALUE"), "override one platform value; repeatable")  //
-        ("help,h", "show this help");
+                  "exit 1 when one is missed (a row marked known_miss is reported with its reason, not counted)");
+    m.add_platform(d, "override one platform value; repeatable");
     const parsed_args p = parse_args(args, d);
-    if (p.vm.count("help")) {
-        std::cout << latmem_help << d << latmem_examples;
+    if (m.printed(p, d, latmem_help, latmem_examples, [](const std::string& dir) { return latmem_text(latmem_report(dir)); }))
         return 0;
-    }
-    if (!report.empty()) {
-        std::cout << latmem_text(latmem_report(report));
-        return 0;
-    }
-    add_include_paths(include_paths);
-    sweep_def def = platform_sweep(p, "latmem", sets);
-    check_at_reference_clocks(def, p.vm.count("check") > 0, "latmem");
-    const auto jobs = static_cast<unsigned>(parse_count(jobs_text, "--jobs", 1, 256));
+    unsigned jobs = 1;
+    sweep_def def = m.platform(p, "latmem", jobs);
+    const std::string& out_dir = m.out_dir;
     const auto loads = parse_count(loads_text, "--loads", 16, 1'000'000);
     if (loads % 16) throw usage_error("--loads " + loads_text + ": not a multiple of 16 (the chase is unrolled 16 times)");
     const platform_config cfg = load_sweep_config(def);

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 
 namespace cohsim {
 
@@ -41,6 +42,14 @@ std::uint64_t parse_count(const std::string& text, const std::string& option, st
         throw usage_error(option + " " + text + ": expected a whole number from " + std::to_string(lo) + " to " +
                           std::to_string(hi));
     return n;
+}
+
+unsigned parse_jobs(const std::string& text) { return static_cast<unsigned>(parse_count(text, "--jobs", 1, 256)); }
+
+bool printed_help(const po::variables_map& vm, const po::options_description& d, const char* head, const char* tail) {
+    if (!vm.count("help")) return false;
+    std::cout << head << d << tail;
+    return true;
 }
 
 void prepare_output_dir(const std::string& dir, const std::string& option) {

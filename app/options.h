@@ -34,6 +34,14 @@ std::vector<std::pair<std::string, std::string>> numbered(const std::vector<std:
 
 std::uint64_t parse_count(const std::string& text, const std::string& option, std::uint64_t lo, std::uint64_t hi);
 
+// --jobs J: how many runs at once, 1 to 256.
+unsigned parse_jobs(const std::string& text);
+
+// With --help: prints `head`, the options and `tail` and returns true (the
+// command is done).
+bool printed_help(const boost::program_options::variables_map& vm, const boost::program_options::options_description& d,
+                  const char* head, const char* tail);
+
 // The folder an `option` (e.g. "--out") names for results, made ready before
 // any work: created if new, and checked to be a folder this process can
 // write into. A file of that name, a folder that cannot be made or written

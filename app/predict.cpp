@@ -504,10 +504,7 @@ int cmd_predict(const std::vector<std::string>& args) {
          "write DIR/predict.sbatch (a Slurm job array, one task per member) instead of running; then --report DIR")  //
         ("help,h", "show this help");
     const parsed_args p = parse_args(args, d);
-    if (p.vm.count("help")) {
-        std::cout << predict_help << d << predict_examples;
-        return 0;
-    }
+    if (printed_help(p.vm, d, predict_help, predict_examples)) return 0;
     add_include_paths(include_paths);
     if (!report.empty()) {
         const json rep = write_prediction(report);
@@ -516,7 +513,7 @@ int cmd_predict(const std::vector<std::string>& args) {
     }
     if (p.positional.size() > 1) throw usage_error("predict takes at most one CONFIG, got " + std::to_string(p.positional.size()));
     const auto n = static_cast<std::size_t>(parse_count(n_text, "--members", 3, 10000));
-    const auto jobs = static_cast<unsigned>(parse_count(jobs_text, "--jobs", 1, 256));
+    const auto jobs = parse_jobs(jobs_text);
     sweep_def def;
     if (!p.positional.empty()) {
         if (p.positional[0] == "-")

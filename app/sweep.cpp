@@ -762,10 +762,7 @@ int cmd_sweep(const std::vector<std::string>& args) {
     const parsed_args p = parse_args(args, d);
     const po::variables_map& vm = p.vm;
     positional = p.positional;
-    if (vm.count("help")) {
-        std::cout << sweep_help << d << sweep_examples;
-        return 0;
-    }
+    if (printed_help(vm, d, sweep_help, sweep_examples)) return 0;
     if (!merge.empty()) {
         const fs::path dir(merge);
         if (!fs::exists(dir / "sweep.json"))
@@ -780,7 +777,7 @@ int cmd_sweep(const std::vector<std::string>& args) {
     add_include_paths(include_paths);
     if (positional.size() > 1) throw usage_error("sweep takes at most one CONFIG, got " + std::to_string(positional.size()));
     if (varies.empty()) throw usage_error("sweep needs at least one --vary PATH=SPEC (see cohsim sweep --help)");
-    const auto jobs = static_cast<unsigned>(parse_count(jobs_text, "--jobs", 1, 256));
+    const auto jobs = parse_jobs(jobs_text);
     if (!emit.empty() && emit != "slurm") throw usage_error("--emit " + emit + ": unknown (expected --emit slurm)");
     sweep_def def;
     if (!positional.empty()) {

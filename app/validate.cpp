@@ -22,7 +22,7 @@
 #include <set>
 #include <sstream>
 
-#include "app/calibrate.h"
+#include "app/case_members.h"
 #include "app/data.h"
 #include "app/options.h"
 #include "sim/config_tree.h"
@@ -539,11 +539,8 @@ int cmd_validate(const std::vector<std::string>& args) {
     const po::variables_map& vm = p.vm;
     if (!p.positional.empty())
         throw usage_error("validate takes no positional argument, got '" + p.positional[0] + "' (see cohsim validate --help)");
-    if (vm.count("help")) {
-        std::cout << validate_help << d << validate_examples;
-        return 0;
-    }
-    const auto jobs = static_cast<unsigned>(parse_count(jobs_text, "--jobs", 1, 256));
+    if (printed_help(vm, d, validate_help, validate_examples)) return 0;
+    const auto jobs = parse_jobs(jobs_text);
     const bool quick = vm.count("quick") > 0, bands = vm.count("bands") > 0;
     if (quick && bands) throw usage_error("--quick and --bands do not go together (--bands --duration 2s is a shorter ensemble)");
     if (!bands && (vm.count("members") || vm.count("duration")))
