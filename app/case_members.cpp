@@ -23,12 +23,6 @@ namespace cohsim {
 
 namespace fs = std::filesystem;
 
-std::string same_file(const std::string& f) {
-    std::error_code ec;
-    const fs::path p = fs::weakly_canonical(fs::absolute(f), ec);
-    return ec ? f : p.string();
-}
-
 namespace {
 
 struct config_run {

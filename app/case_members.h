@@ -44,8 +44,4 @@ case_members run_case_members(const std::vector<calibration_case>& cases, const 
                               const std::function<std::vector<bool>(const case_members&)>& screen = {},
                               bool reject_early = false);
 
-// `f` as one canonical path (the same file however it is named), or `f`
-// itself when it cannot be resolved.
-std::string same_file(const std::string& f);
-
 }  // namespace cohsim

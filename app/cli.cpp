@@ -29,16 +29,17 @@
 #include "app/validate.h"
 #include "sim/schema.h"
 
-
 namespace cohsim {
 namespace {
 
-const char* const main_help_format = R"(cohsim: a cycle-approximate multicore cache-coherence simulator.
+const char* const main_help_head = R"(cohsim: a cycle-approximate multicore cache-coherence simulator.
 
 usage: cohsim COMMAND [ARGS] [OPTIONS]
 
 commands:
-%s
+)";
+
+const char* const main_help_tail = R"(
 examples:
   cohsim run                                      # the built-in default scenario
   cohsim run configs/default.yaml --duration 1s --json out.json
@@ -125,8 +126,7 @@ std::string main_help() {
         for (std::size_t i = 0; i < c.summary.size(); ++i)
             list += "  " + (i == 0 ? head : std::string(column, ' ')) + c.summary[i] + "\n";
     }
-    std::string text = main_help_format;
-    return text.replace(text.find("%s"), 2, list);
+    return main_help_head + list + main_help_tail;
 }
 
 }  // namespace

@@ -449,8 +449,8 @@ struct measurement_options {
             ("help,h", "show this help");
     }
     // --help and --report print and end the command (true); else the
-    // platform's sweep (at the reference board's clocks with --check) and the
-    // jobs, ready for the command's own points.
+    // platform's sweep (at the reference board's clocks with --check), ready
+    // for the command's own points.
     bool printed(const parsed_args& p, const boost::program_options::options_description& d, const char* help,
                  const char* examples, const std::function<std::string(const std::string&)>& report_text) const {
         if (printed_help(p.vm, d, help, examples)) return true;
@@ -460,13 +460,13 @@ struct measurement_options {
         }
         return false;
     }
-    sweep_def platform(const parsed_args& p, const char* cmd, unsigned& jobs) const {
+    sweep_def platform(const parsed_args& p, const char* cmd) const {
         add_include_paths(include_paths);
         sweep_def def = platform_sweep(p, cmd, sets);
         check_at_reference_clocks(def, p.vm.count("check") > 0, cmd);
-        jobs = parse_jobs(jobs_text);
         return def;
     }
+    unsigned jobs() const { return parse_jobs(jobs_text); }
 };
 
 int cmd_c2c(const std::vector<std::string>& args) {
@@ -492,8 +492,8 @@ int cmd_c2c(const std::vector<std::string>& args) {
     m.add_platform(d, "override one platform value for every pair (what if the DSU ran faster?); repeatable");
     const parsed_args p = parse_args(args, d);
     if (m.printed(p, d, c2c_help, c2c_examples, [](const std::string& dir) { return c2c_text(c2c_report(dir)); })) return 0;
-    unsigned jobs = 1;
-    sweep_def def = m.platform(p, "c2c", jobs);
+    sweep_def def = m.platform(p, "c2c");
+    const unsigned jobs = m.jobs();
     const std::string& out_dir = m.out_dir;
     // The measurement's own workload and a quiet machine; the platform's silicon as it is.
     def.sets.push_back("workload={program: programs/c2c_cas.s}");
@@ -739,8 +739,8 @@ int cmd_latmem(const std::vector<std::string>& args) {
     const parsed_args p = parse_args(args, d);
     if (m.printed(p, d, latmem_help, latmem_examples, [](const std::string& dir) { return latmem_text(latmem_report(dir)); }))
         return 0;
-    unsigned jobs = 1;
-    sweep_def def = m.platform(p, "latmem", jobs);
+    sweep_def def = m.platform(p, "latmem");
+    const unsigned jobs = m.jobs();
     const std::string& out_dir = m.out_dir;
     const auto loads = parse_count(loads_text, "--loads", 16, 1'000'000);
     if (loads % 16) throw usage_error("--loads " + loads_text + ": not a multiple of 16 (the chase is unrolled 16 times)");

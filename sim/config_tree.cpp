@@ -9,6 +9,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "sim/files.h"
+
 namespace cohsim::cfg {
 namespace fs = std::filesystem;
 
@@ -189,9 +191,7 @@ struct loader {
     }
 
     node load(const std::string& file, const source_loc& from, const std::string& from_path) {
-        std::error_code ec;
-        fs::path canon = fs::weakly_canonical(fs::path(file), ec);
-        const std::string key = ec ? file : canon.string();
+        const std::string key = same_file(file);
         for (std::size_t i = 0; i < stack.size(); ++i) {
             if (stack[i] == key) {
                 std::string chain;

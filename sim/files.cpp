@@ -15,6 +15,12 @@
 
 namespace cohsim {
 
+std::string same_file(const std::string& path) {
+    std::error_code ec;
+    const std::filesystem::path p = std::filesystem::weakly_canonical(std::filesystem::absolute(path), ec);
+    return ec ? path : p.string();
+}
+
 std::string read_file(const std::string& path) {
     std::ifstream in(path);
     std::stringstream ss;

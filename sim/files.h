@@ -29,6 +29,10 @@ private:
     std::string m_path, m_tmp;
     int m_fd = -1;
 };
+// `path` as one canonical name (the same file however it is named: relative,
+// through links, with ..), or `path` itself when it cannot be resolved.
+std::string same_file(const std::string& path);
+
 // A whole file as text ("" when it cannot be read).
 std::string read_file(const std::string& path);
 

@@ -34,9 +34,11 @@ import tempfile
 import time
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-SHORT = "1ms"       # a run's simulated time
-SHORT_MEMBER = "500us"  # an ensemble member's, a sweep point's
+# A run's simulated time; an ensemble member's or sweep point's; a c2c pair's.
+SHORT, SHORT_MEMBER, SHORT_PAIR = "1ms", "500us", "5us"
 SUBCOMMANDS_WITH_DURATION = {"run", "predict", "calibrate", "c2c", "latmem"}
+# Counts cut to at most: the smallest ensemble every command takes, a few litmus runs.
+COUNT_CAPS = {"-n": 4, "--members": 4, "--draws": 4, "--iterations": 10, "--batches": 2}
 
 
 def shorten(args):
@@ -45,38 +47,27 @@ def shorten(args):
         return args
     cmd, rest = args[0], list(args[1:])
     out = [cmd]
-    member = cmd in ("sweep", "predict", "calibrate", "validate")
-    dur = SHORT_MEMBER if member else SHORT
+    dur = SHORT_PAIR if cmd == "c2c" else SHORT_MEMBER if cmd in ("sweep", "predict", "calibrate", "validate") else SHORT
     seen_duration = False
     i = 0
     while i < len(rest):
         a = rest[i]
         nxt = rest[i + 1] if i + 1 < len(rest) else None
-        if a in ("--duration", "-d") and nxt is not None:
-            out += [a, dur if cmd != "c2c" else "5us"]
+        if nxt is not None and (a in ("--duration", "-d") or (a == "--set" and nxt.startswith("run.duration="))):
+            out += [a, dur if a != "--set" else "run.duration=" + dur]
             seen_duration = True
             i += 2
-            continue
-        if a == "--set" and nxt is not None and nxt.startswith("run.duration="):
-            out += [a, "run.duration=" + dur]
-            seen_duration = True
+        elif nxt is not None and a in COUNT_CAPS and nxt.isdigit():
+            out += [a, str(min(int(nxt), COUNT_CAPS[a]))]
             i += 2
-            continue
-        if a in ("-n", "--members", "--draws") and nxt is not None and nxt.isdigit():
-            out += [a, str(min(int(nxt), 4))]  # the smallest ensemble every command takes
-            i += 2
-            continue
-        if a in ("--iterations", "--batches") and nxt is not None and nxt.isdigit():
-            out += [a, str(min(int(nxt), 10 if a == "--iterations" else 2))]
-            i += 2
-            continue
-        out.append(a)
-        i += 1
+        else:
+            out.append(a)
+            i += 1
     if "--help" in out or "-h" in out:
         return out
     if not seen_duration:
         if cmd in SUBCOMMANDS_WITH_DURATION:
-            out += ["--duration", "5us" if cmd == "c2c" else dur]
+            out += ["--duration", dur]
         elif cmd == "sweep" and "--merge" not in out:
             out += ["--set", "run.duration=" + dur]
         elif cmd == "validate" and "--bands" in out:
@@ -105,7 +96,8 @@ def wrapper_main():
 
 
 def blocks(path):
-    """(kind, text, marker) of each fenced block: kind is the fence's language."""
+    """(kind, text, marker, line) of each fenced block: kind is the fence's language, marker the
+    `<!-- doctest: ... -->` right before it (or None), line where it starts."""
     lines = open(path).read().split("\n")
     out, i, marker = [], 0, None
     while i < len(lines):
