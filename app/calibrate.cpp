@@ -1,7 +1,5 @@
 #include "app/calibrate.h"
 
-#include <boost/program_options.hpp>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -165,100 +163,13 @@ std::string replace_calibrated_block(const std::string& text, const std::string&
     return text.substr(0, b) + block + text.substr(after);
 }
 
-namespace {
-
-const char* const calibrate_help = R"(usage: cohsim calibrate PLATFORM [OPTIONS]
-
-Narrows the uncertain values (written NOMINAL ~ LO..HI) of the calibration
-cases that use PLATFORM by what those cases measured, as approximate Bayesian
-computation by rejection does: draws every uncertain value of the cases'
-configs by Latin hypercube (from the files' prior ranges, never from an
-earlier calibration), runs every case once per draw (one draw = one
-hypothetical chip and measurement set-up, the same across the cases), and
-keeps the draws whose runs pass every check of every case with the check's
-own tolerance.
-
-The platform's published figures (its rows in configs/references.yaml,
-measured on the chip or its closest relative) are checked beside the cases,
-per draw with the draw's values of the platform: the core-to-core rows by
-`cohsim c2c PLATFORM --check` on the first two cores of each cluster, the
-load-to-use rows by `cohsim latmem PLATFORM --check` on the first core of each
-cluster they name, at their working sets. A draw is kept only when every row
-not marked known_miss passes too (--no-references leaves them out). The cases
-fix combinations of the values; the hand-off and load-to-use times fix the
-hops the lock cases cannot see. These few-second checks run first, and only
-the draws that pass them run the cases; the cases run in the file's order,
-each only for the draws that passed every case before it. A draw that missed
-a check cannot be kept, so the kept draws are those of running everything.
-
-Each file holding drawn values (the platform; the cases' harness and
-activity profile, which describe the measurement runs) gets a block written
-back: `calibrated:` each value's range as the kept draws' extent, nominal the
-kept draw nearest their medians; `calibrated_draws:` the kept draws
-themselves under one id, draw i of every file together. `cohsim run` then
-uses the calibrated nominal values; `predict` and `validate --bands` take
-each member's values from the kept draws in turn; `cohsim params --ranges`
-shows both ranges. The values written NOMINAL ~ LO..HI stay as the prior.
-
-Each run lasts the config's run.duration, capped at --duration (checks of the
-longest wait need runs as long as the measured 20 s and are skipped in
-shorter ones). Resumable: the same command again reuses the finished runs
-under --out. Exit status 0 when some draw was kept, 1 when none was (then
-nothing is written: the ranges or the model cannot explain the cases).
-
-)";
-
-const char* const calibrate_examples = R"(
-examples:
-  cohsim calibrate configs/platforms/asr_4xa53_4xa73.yaml -n 48 -j 2 --also configs/default.yaml
-  cohsim calibrate configs/platforms/asr_4xa53_4xa73.yaml -n 16 --duration 500ms --dry-run
-)";
-
-}  // namespace
-
-int cmd_calibrate(const std::vector<std::string>& args) {
-    namespace po = boost::program_options;
-    std::string out_dir, cases_file, dur, jobs_text = std::to_string(host_cores()), n_text = "48";
-    std::uint64_t seed = 1;
-    std::string reps_text = "3";
-    std::vector<std::string> also;
-    po::options_description d("options");
-    d.add_options()  //
-        ("draws,n", po::value(&n_text)->value_name("N"), "parameter draws to try (default 48; 4 to 10000)")  //
-        ("jobs,j", po::value(&jobs_text)->value_name("J"), "runs at once (default: the number of cores)")  //
-        ("duration", po::value(&dur)->default_value("2s")->value_name("TIME"),
-         "the longest a run lasts (a case shorter than TIME keeps its own run.duration)")  //
-        ("out", po::value(&out_dir)->default_value("cohsim-calibrate")->value_name("DIR"),
-         "where the runs and calibration.json go")  //
-        ("file", po::value(&cases_file)->value_name("FILE"),
-         "the cases file; configs are found beside it (default: the shipped configs/calibration/cases.yaml)")  //
-        ("replicates", po::value(&reps_text)->value_name("R"),
-         "runs per draw, each its own seed (default 3; 1 to 100): a draw is kept when every run passes, as every "
-         "published run of a case gave the same picture")  //
-        ("seed", po::value(&seed)->value_name("S"), "seed of the Latin hypercube (default 1); run k's seed is its config's run.seed + k")  //
-        ("also", po::value(&also)->composing()->value_name("FILE"),
-         "also write the block into FILE, a self-contained config repeating the values (e.g. configs/default.yaml); repeatable")  //
-        ("dry-run", "report the narrowed ranges without writing them into PLATFORM")  //
-        ("no-references", "leave out the platform's published core-to-core and load-to-use figures "
-                          "(configs/references.yaml), which are otherwise checked per draw beside the cases")  //
-        ("help,h", "show this help");
-    const parsed_args p = parse_args(args, d);
-    if (cases_file.empty() && !p.vm.count("help")) cases_file = data_file("configs/calibration/cases.yaml");
-    if (printed_help(p.vm, d, calibrate_help, calibrate_examples)) return 0;
-    if (p.positional.size() != 1)
-        throw usage_error("calibrate takes one PLATFORM file, got " + std::to_string(p.positional.size()) +
-                          " (e.g. cohsim calibrate configs/platforms/asr_4xa53_4xa73.yaml)");
-    const std::string platform = same_file(p.positional[0]);
-    if (!fs::exists(platform)) throw usage_error(p.positional[0] + ": no such platform file");
-    const auto n = static_cast<std::size_t>(parse_count(n_text, "--draws", 4, 10000));
-    const auto jobs = parse_jobs(jobs_text);
-    const auto replicates = static_cast<std::size_t>(parse_count(reps_text, "--replicates", 1, 100));
-    try {
-        parse_duration(dur);
-    } catch (const std::exception& e) {
-        throw usage_error("--duration " + dur + ": " + e.what() + " (e.g. --duration 2s)");
-    }
-    const bool dry = p.vm.count("dry-run") > 0;
+int calibrate(const calibration_request& q) {
+    const std::string &platform = q.platform, &cases_file = q.cases_file, &dur = q.max_duration, &out_dir = q.out_dir;
+    const std::size_t n = q.draws, replicates = q.replicates;
+    const unsigned jobs = q.jobs;
+    const bool dry = q.dry_run;
+    const std::uint64_t seed = q.seed;
+    const std::vector<std::string>& also = q.also;
     const fs::path cases_dir = fs::path(cases_file).parent_path();
 
     // The cases whose configs use the platform.
@@ -269,7 +180,7 @@ int cmd_calibrate(const std::vector<std::string>& args) {
             if (!f.empty() && fs::exists(cases_dir / f)) uses = uses || tree_uses(cfg::load_file((cases_dir / f).string()), platform);
         if (uses) cases.push_back(c);
     }
-    if (cases.empty()) throw usage_error("no case of " + cases_file + " uses " + p.positional[0] + ": nothing to calibrate on");
+    if (cases.empty()) throw usage_error("no case of " + cases_file + " uses " + q.platform_arg + ": nothing to calibrate on");
     // A lifts_little check needs its other case, which uses the platform too if it is in the file at all.
     std::string ids;
     for (const auto& c : cases) ids += (ids.empty() ? "" : ", ") + c.id;
@@ -282,7 +193,7 @@ int cmd_calibrate(const std::vector<std::string>& args) {
     // cases give, so only the draws that match them run the cases.
     reference_rows refs;
     std::function<std::vector<bool>(const case_members&)> screen;
-    if (!p.vm.count("no-references"))
+    if (q.references)
         screen = [&](const case_members& d) {
             refs = platform_references(platform, d, n, jobs, fs::absolute(out_dir));
             std::vector<bool> wanted(n, true);
@@ -424,7 +335,7 @@ int cmd_calibrate(const std::vector<std::string>& args) {
     std::cout << "\n" << (fs::path(out_dir) / "calibration.json").string() << "; runs took " << static_cast<long>(m.host_seconds)
               << " s of host time\n";
     if (kept.empty()) {
-        std::cout << "no draw reproduced every measured figure: " << p.positional[0] << " left as it was\n";
+        std::cout << "no draw reproduced every measured figure: " << q.platform_arg << " left as it was\n";
         return 1;
     }
     // The files to write: the platform, every file a drawn value is written

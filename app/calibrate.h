@@ -4,6 +4,8 @@
 // written back into the platform file.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -15,6 +17,25 @@ namespace cohsim {
 // the markers (a hand edit it will not overwrite).
 std::string replace_calibrated_block(const std::string& text, const std::string& block);
 
-int cmd_calibrate(const std::vector<std::string>& args);
+// What `cohsim calibrate` was asked: the platform file (`platform_arg` as
+// given, `platform` its canonical name), the cases file, `draws` Latin
+// hypercube draws of `replicates` runs each, `jobs` at once, each run capped
+// at `max_duration`, the runs under `out_dir`.
+struct calibration_request {
+    std::string platform, platform_arg, cases_file, max_duration, out_dir;
+    std::size_t draws = 48, replicates = 3;
+    unsigned jobs = 1;
+    std::uint64_t seed = 1;          // of the Latin hypercube
+    std::vector<std::string> also;   // further files to write the block into
+    bool dry_run = false;            // report, write nothing
+    bool references = true;          // check the published c2c / latmem rows per draw
+};
+
+// Runs the cases that use the platform once per draw and replicate, keeps the
+// draws that pass every check (and every published reference row), prints
+// the table of checks and the narrowed ranges, writes OUT/calibration.json
+// and, unless a dry run, the calibrated block into every file holding a
+// drawn value. 0 when some draw was kept, 1 when none was.
+int calibrate(const calibration_request& request);
 
 }  // namespace cohsim

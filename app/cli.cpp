@@ -1,5 +1,5 @@
-// The `cohsim` command line: the table of commands (each in app/commands/ or
-// beside its engine), `cohsim --help`, and what every command's errors become.
+// The `cohsim` command line: the table of commands (each in app/commands/),
+// `cohsim --help`, and what every command's errors become.
 //
 // Exit status: 0 success; 1 the simulation failed; 2 bad input (usage or
 // config: the message names file, line, column and key); 130 interrupted
@@ -17,16 +17,10 @@
 #include <string>
 #include <vector>
 
-#include "app/calibrate.h"
 #include "app/commands/common.h"
 #include "app/data.h"
-#include "app/litmus.h"
-#include "app/microbench.h"
-#include "app/predict.h"
 #include "app/results.h"
 #include "app/spawn.h"
-#include "app/sweep.h"
-#include "app/validate.h"
 #include "sim/schema.h"
 
 namespace cohsim {

@@ -28,7 +28,6 @@
 namespace cohsim {
 
 namespace fs = std::filesystem;
-namespace po = boost::program_options;
 
 namespace {
 
@@ -50,65 +49,6 @@ struct temp_dir {
     temp_dir& operator=(const temp_dir&) = delete;
 };
 
-const char* const litmus_help = R"(usage: cohsim litmus FILE.litmus [OPTIONS]
-       cohsim litmus [FILE.litmus...] --platforms LIST|all [OPTIONS]
-
-Runs a litmus test (herd7's AArch64 format) many times on simulated cores
-and prints the final states seen with their counts, and whether the test's
-condition was observed, as the litmus7 hardware runner reports:
-
-  Histogram (2 states)
-  1000  :>0:X4=0; 1:X4=1; x=1;     a state and how many runs ended in it
-  0     *>...                      (*> marks the states the condition holds in)
-  Observation NAME Never 0 2000    Never, Sometimes or Always; positive, negative
-
-The runs are BATCHES child processes of ITERATIONS each. Every batch places
-the test's threads on its own cores of the platform (drawn from --seed, across
-clusters, unless --cores fixes them), pre-warms random locations in each
-thread's L1 (a Shared copy by a load, a Unique one by PRFM PSTL1KEEP) and has
-its own run seed; in every iteration each thread waits a random 0..JITTER
-cycles before its code. With the platform's physical noise, that varies
-who wins each race. A comment (* expect: Never *) (or Sometimes, Always) in
-the test states the verdict derived from the architecture; --check exits 1
-when the runs contradict it; (* expect: Allowed *) says the architecture
-permits the outcome, and the run reports whether this platform shows it.
-The shipped tests, workloads/litmus/*.litmus (a name alone finds them from
-anywhere), are the exclusive-monitor and LSE rules of the Arm ARM (B2.9,
-C3.2.12) and the classic shapes (mp, sb, lb, 2+2w, r, s, wrc, iriw: each
-Allowed plain, Never with barriers; mp-rel-acq).
-
-The file may be as herd7 writes it: the initial state over several lines,
-C declarations (int x=1; uint64_t y;), comments (* ... *) or // ...,
-locations [...], and filter (...) before the condition: the runs the filter
-does not hold for are left out of the histogram and counted.
-
-With --platforms, every test given (none: every shipped test) runs on each
-platform listed (comma-separated names or files; all: every shipped one),
-and a table shows what each platform shows: the observation and how many
-runs ended where the condition holds, n/a where the test cannot run there
-(LSE instructions on cores without them, more threads than cores), and why
-an outcome the architecture allows never appears (store buffers off). Exit 1
-when a platform contradicts a test's verdict. --json writes every cell.
-
-Registers X0-X19 are the test's; the harness uses X20 and up. Each location
-has a cache line of its own. Each batch's config and program stay in --out
-(a temporary folder unless given): `cohsim run OUT/batch-0/config.yaml
---trace t.json` shows that batch's timeline.
-
-)";
-
-const char* const litmus_examples = R"(
-examples:
-  cohsim litmus workloads/litmus/ldxr-stxr-increment.litmus
-  cohsim litmus lse-cas.litmus                (a shipped test, from any directory)
-  cohsim litmus my.litmus --platform dynamiq_4xa55_4xa75 --batches 20 --iterations 500
-  cohsim litmus my.litmus --cores big.0,little.1 --jitter 0 --json my.json
-  cohsim litmus workloads/litmus/lse-ldadd.litmus --check     (exit 1 if the verdict is contradicted)
-  cohsim litmus mp-dmb.litmus --set clusters.big.timing.store_buffer=8 --set clusters.little.timing.store_buffer=8
-  cohsim litmus --platforms all --batches 4 --iterations 50    (every shipped test on every shipped platform)
-  cohsim litmus mp.litmus sb.litmus --platforms asr_4xa53_4xa73,rk3588_4xa55_4xa76 --json what_shows.json
-)";
-
 struct batch_plan {
     std::vector<std::string> cores;  // per thread
     litmus::harness_options h;
@@ -122,8 +62,10 @@ std::string yaml_list(const std::vector<std::string>& cores) {
     return s + "]";
 }
 
-// The child: one batch, in this process.
-int run_batch(const fs::path& dir) {
+}  // namespace
+
+int litmus_batch(const std::string& dir_text) {
+    const fs::path dir(dir_text);
     const platform_config cfg = load_platform((dir / "config.yaml").string(), {});
     system_model sys(cfg, dir.string());
     const auto& prog = sys.threads().at(0)->program();
@@ -168,8 +110,6 @@ int run_batch(const fs::path& dir) {
     return exit_ok;
 }
 
-}  // namespace
-
 namespace {
 
 // What one test's runs on one platform found.
@@ -181,14 +121,6 @@ struct observation {
     std::vector<batch_plan> plans;
 };
 
-// The run's shape, the same for every test and platform.
-struct run_options {
-    std::uint64_t batches = 10, iterations = 100, seed = 1, jitter = 200;
-    unsigned jobs = 1;
-    std::vector<std::string> fixed;  // --cores, or empty
-    std::string out_dir;             // keep the batches here (else a temporary folder)
-    bool progress = false;
-};
 
 // The first LSE instruction a test uses, or "".
 std::string lse_used(const litmus::test& test) {
@@ -222,7 +154,7 @@ std::string cores_without_lse(const platform_config& base, const std::vector<std
 
 // Runs a test's batches on a platform (one it can run on) and counts the final states.
 observation observe(const litmus::test& test, const std::string& file, const std::string& platform_file,
-                    const std::vector<std::pair<std::string, std::string>>& overrides, const run_options& o) {
+                    const std::vector<std::pair<std::string, std::string>>& overrides, const litmus_options& o) {
     const platform_config base = load_platform(platform_file, overrides);
     const auto all_cores = core_ids(base);
     const int n = test.threads();
@@ -335,9 +267,10 @@ std::string allowed_but_never_reason(const platform_config& cfg) {
            "and 2+2W need; no cohsim core lets a load complete after a later access (LB, WRC, IRIW)";
 }
 
-// --platforms: every test on every platform, one observation per cell.
-int survey(const std::vector<std::string>& files, const std::string& platforms_text, const std::vector<std::string>& sets,
-           const std::string& time_text, const run_options& o, const std::string& json_file) {
+}  // namespace
+
+int litmus_survey(const std::vector<std::string>& files, const std::string& platforms_text, const std::vector<std::string>& sets,
+           const std::string& time_text, const litmus_options& o, const std::string& json_file) {
     std::vector<std::string> platforms;
     if (platforms_text == "all") {
         for (const auto& e : fs::directory_iterator(data_dir() / "configs" / "platforms"))
@@ -391,7 +324,7 @@ int survey(const std::vector<std::string>& files, const std::string& platforms_t
                 cell["reason"] = why;
             } else {
                 if (o.progress) std::cerr << "\r" << test.name << " on " << platforms[k] << std::string(20, ' ') << std::flush;
-                run_options quiet = o;
+                litmus_options quiet = o;
                 quiet.progress = false;
                 const observation r = observe(test, file, platform_files[k], overrides, quiet);
                 std::string text = r.verdict + " " + std::to_string(r.pos) + "/" + std::to_string(r.pos + r.neg);
@@ -430,56 +363,13 @@ int survey(const std::vector<std::string>& files, const std::string& platforms_t
     return contradicted ? exit_failure : exit_ok;
 }
 
-}  // namespace
-
-int cmd_litmus(const std::vector<std::string>& args) {
-    std::string platform, platforms, batches_text = "10", iterations_text = "100", seed_text = "1", jitter_text = "200", cores_text,
-                json_file, out_dir, jobs_text, time_text = "1s", batch_dir;
-    std::vector<std::string> sets;
-    po::options_description d("options");
-    d.add_options()  //
-        ("platform", po::value(&platform)->value_name("CONFIG"),
-         "the platform (its clusters, caches, timing, noise); default: the built-in default's")  //
-        ("platforms", po::value(&platforms)->value_name("LIST"),
-         "every test given (default: every shipped test) on each of these platforms (comma-separated, or all): a table "
-         "of what each platform shows")  //
-        ("batches", po::value(&batches_text)->value_name("N"), "child runs, each with its own placement, pre-warming and seed (default 10)")  //
-        ("iterations", po::value(&iterations_text)->value_name("N"), "runs of the test in each batch (default 100)")  //
-        ("seed", po::value(&seed_text)->value_name("N"), "draws the placements, pre-warming and run seeds (default 1)")  //
-        ("jitter", po::value(&jitter_text)->value_name("CYCLES"), "each thread waits 0..CYCLES before its code (default 200)")  //
-        ("cores", po::value(&cores_text)->value_name("LIST"), "fixed placement, one core per thread: big.0,little.1")  //
-        ("json", po::value(&json_file)->value_name("FILE"), "also write the states and counts as JSON")  //
-        ("out", po::value(&out_dir)->value_name("DIR"), "keep each batch's config, program and outcomes here")  //
-        ("jobs", po::value(&jobs_text)->value_name("N"), "batches at once (default: the host's cores)")  //
-        ("time", po::value(&time_text)->value_name("DURATION"), "the most simulated time a batch may take (default 1s)")  //
-        ("set", po::value(&sets)->composing()->value_name("PATH=VALUE"),
-         "override one platform value (e.g. clusters.big.timing.store_buffer=8); repeatable")  //
-        ("check", "exit 1 when the runs contradict the test's (* expect: ... *) verdict")  //
-        ("batch", po::value(&batch_dir)->value_name("DIR"), "(internal) run one prepared batch")  //
-        ("help,h", "show this help");
-    const parsed_args p = parse_args(args, d);
-    if (printed_help(p.vm, d, litmus_help, litmus_examples)) return exit_ok;
-    if (!batch_dir.empty()) return run_batch(batch_dir);
-    run_options o;
-    o.batches = parse_count(batches_text, "--batches", 1, 10'000);
-    o.iterations = parse_count(iterations_text, "--iterations", 1, 10'000);
-    o.seed = parse_count(seed_text, "--seed", 0, UINT64_MAX);
-    o.jitter = parse_count(jitter_text, "--jitter", 0, 1'000'000);
-    o.jobs = jobs_text.empty() ? host_cores() : parse_jobs(jobs_text);
-    o.progress = isatty(STDERR_FILENO) != 0;
-    if (!platforms.empty()) {
-        if (!platform.empty()) throw usage_error("--platform and --platforms: give one (--platforms runs every test on each)");
-        if (!cores_text.empty() || !out_dir.empty())
-            throw usage_error("--platforms places the threads by --seed on each platform: no --cores or --out");
-        return survey(p.positional, platforms, sets, time_text, o, json_file);
-    }
-    if (p.positional.size() != 1)
-        throw usage_error(p.positional.empty() ? "litmus needs a test file (FILE.litmus)" : "litmus takes one test file, got " + std::to_string(p.positional.size()) + " (several: --platforms)");
+int litmus_one(const std::string& test_arg, const std::string& platform, const std::vector<std::string>& sets,
+               const std::string& time_text, const std::string& cores_text, litmus_options o, const std::string& json_file,
+               bool check) {
     // A relative name not found here: the shipped tests (DATA/workloads/litmus/NAME, or DATA/NAME).
-    const std::string file = find_test(p.positional[0]);
+    const std::string file = find_test(test_arg);
     const litmus::test test = litmus::parse(read_file(file), file);
     const auto batches = o.batches, iterations = o.iterations, seed = o.seed, jitter = o.jitter;
-    o.out_dir = out_dir;
     const std::string platform_file = platform.empty() ? "" : find_config(platform);
     std::vector<std::pair<std::string, std::string>> overrides = {{"--time", "run.duration=" + time_text}};
     for (auto& x : numbered(sets)) overrides.push_back(std::move(x));
@@ -546,7 +436,7 @@ int cmd_litmus(const std::vector<std::string>& args) {
         j["placements"] = placements;
         write_file_atomic(json_file, j.dump(2) + "\n");
     }
-    return p.vm.count("check") && !agrees ? exit_failure : exit_ok;
+    return check && !agrees ? exit_failure : exit_ok;
 }
 
 }  // namespace cohsim

@@ -1,7 +1,5 @@
 #include "app/microbench.h"
 
-#include <boost/program_options.hpp>
-
 #include <algorithm>
 #include <functional>
 #include <cmath>
@@ -25,47 +23,6 @@
 namespace cohsim {
 namespace fs = std::filesystem;
 namespace {
-
-const char* const c2c_help = R"(usage: cohsim c2c PLATFORM [OPTIONS]
-
-The core-to-core latency matrix of PLATFORM (a config file, or a shipped
-platform's name: asr_4xa53_4xa73, dynamiq_4xa55_4xa75, ...), measured the
-way the core-to-core-latency tool measures a real machine with its CAS test:
-for each pair of cores, two threads hand one cache line back and forth, each
-spinning on a compare-and-swap until the line holds its value, then writing
-the other's. The one-way latency is the time per hand-off (half a round
-trip). Cores with LSE (Armv8.1+) use CAS; Armv8.0 cores the LDXR/STXR loop a
-compiler emits for compare_exchange_strong (a pair uses CAS only when both
-cores have it). --instruction llsc uses the LDXR/STXR loop on every pair, as
-a build without LSE does on any core (Rust and MSVC on Windows on Arm, GCC
-with -march=armv8-a -mno-outline-atomics): one hand-off is then a read and an
-upgrade where CAS takes the line once. The program is
-workloads/programs/c2c_cas.s.
-
-Each pair is one run of --duration, through the sweep machinery: -j at once,
-resumable (the same command again runs only what is missing). The platform's
-workload and activity are replaced (no interrupts); its timing noise stays.
-Prints the matrix and the range per kind of pair (same cluster, same DSU,
-across the interconnect, across sockets); writes DIR/c2c.json (`cohsim plot
-DIR` draws the heatmap) and the sweep's points/.
-
-)";
-
-const char* const c2c_examples = R"(
-examples:
-  cohsim c2c dynamiq_4xa55_4xa75 --out c2c-845
-  cohsim c2c asr_4xa53_4xa73 --cores little.0,little.1,big.0,big.1 -j 2
-  cohsim c2c configs/platforms/thunderx2_2s.yaml --cores s0.0,s0.1,s1.0
-  cohsim plot c2c-845                                # heatmap (PNG and SVG)
-
-Compare with a real board: build https://github.com/nviennot/core-to-core-latency
-(cargo install core-to-core-latency), run `core-to-core-latency 5000 --csv >
-board.csv` on the idle board (or wtarreau's cas-bench, its text output), then
-  cohsim c2c PLATFORM --measured board.csv
-prints the model's matrix and the board's side by side with the differences
-(both one-way nanoseconds; CPU k of the file is the k-th core of --cores or
-of the platform, the order Linux numbers them on the shipped SoCs).
-)";
 
 struct core_place {
     std::string id, cluster, dsu;
@@ -207,19 +164,6 @@ void judge(json& ref, double lo, double hi) {
     ref["pass"] = lo >= ref["allowed_lo_ns"].get<double>() && hi <= ref["allowed_hi_ns"].get<double>();
 }
 
-// The sweep of a microbenchmark over PLATFORM (the one positional argument)
-// with the user's --set overrides; `cmd` names the command in errors.
-sweep_def platform_sweep(const parsed_args& p, const std::string& cmd, const std::vector<std::string>& sets) {
-    if (p.positional.size() != 1)
-        throw usage_error(cmd + " takes one PLATFORM (a config file or a shipped platform's name), got " +
-                          std::to_string(p.positional.size()));
-    sweep_def def;
-    def.config = fs::absolute(find_config(p.positional[0])).string();
-    if (!fs::exists(def.config)) throw usage_error(p.positional[0] + ": no such config file");
-    def.sets = sets;
-    return def;
-}
-
 // The platform as the sweep's points see it (bad input stops here).
 platform_config load_sweep_config(const sweep_def& def) {
     platform_config c = load_platform(def.config, numbered(def.sets));
@@ -249,17 +193,6 @@ std::vector<std::string> reference_clocks(const std::string& file, const std::st
         out.push_back("clusters." + cluster + ".freq=" + f);
     }
     return out;
-}
-
-// Adds the reference board's clocks to `def` when --check asks for them, and says so.
-void check_at_reference_clocks(sweep_def& def, bool check, const std::string& cmd) {
-    if (!check) return;
-    const auto clocks = reference_clocks(find_config("references.yaml"), fs::path(def.config).stem().string());
-    if (clocks.empty()) return;
-    std::string list;
-    for (const auto& c : clocks) list += (list.empty() ? "" : ", ") + c.substr(std::string("clusters.").size());
-    std::cerr << "cohsim " << cmd << " --check: at the clocks the reference boards ran at (configs/references.yaml): " << list << "\n";
-    def.sets.insert(def.sets.end(), clocks.begin(), clocks.end());
 }
 
 // A row's result: PASS, FAIL, or for a row marked known_miss KNOWN MISS (or
@@ -323,6 +256,26 @@ json check_references(json refs, const json& groups) {
 }
 
 }  // namespace
+
+sweep_def microbench_sweep(const std::vector<std::string>& positional, const std::string& cmd,
+                          const std::vector<std::string>& sets, bool check) {
+    if (positional.size() != 1)
+        throw usage_error(cmd + " takes one PLATFORM (a config file or a shipped platform's name), got " +
+                          std::to_string(positional.size()));
+    sweep_def def;
+    def.config = fs::absolute(find_config(positional[0])).string();
+    if (!fs::exists(def.config)) throw usage_error(positional[0] + ": no such config file");
+    def.sets = sets;
+    if (!check) return def;
+    // At the reference board's clocks, and say so.
+    const auto clocks = reference_clocks(find_config("references.yaml"), fs::path(def.config).stem().string());
+    if (clocks.empty()) return def;
+    std::string list;
+    for (const auto& c : clocks) list += (list.empty() ? "" : ", ") + c.substr(std::string("clusters.").size());
+    std::cerr << "cohsim " << cmd << " --check: at the clocks the reference boards ran at (configs/references.yaml): " << list << "\n";
+    def.sets.insert(def.sets.end(), clocks.begin(), clocks.end());
+    return def;
+}
 
 json c2c_report(const std::string& dir_text) {
     const fs::path dir(dir_text);
@@ -427,74 +380,11 @@ std::string c2c_text(const json& r) {
     return os.str();
 }
 
-// What c2c and latmem share: their options around the command's own (the
-// jobs, output and report ones before, the platform's overrides and help
-// after) and their first steps, to the platform's sweep.
-struct measurement_options {
-    std::vector<std::string> sets, include_paths;
-    std::string out_dir, report, jobs_text = std::to_string(host_cores());
-    void add_outputs(boost::program_options::options_description& d, const char* jobs_what, const char* out_default,
-                     const char* out_what, const char* report_what) {
-        namespace po = boost::program_options;
-        d.add_options()  //
-            ("jobs,j", po::value(&jobs_text)->value_name("J"), jobs_what)  //
-            ("out", po::value(&out_dir)->default_value(out_default)->value_name("DIR"), out_what)  //
-            ("report", po::value(&report)->value_name("DIR"), report_what);
-    }
-    void add_platform(boost::program_options::options_description& d, const char* set_what) {
-        namespace po = boost::program_options;
-        d.add_options()  //
-            ("include-path", po::value(&include_paths)->composing()->value_name("DIR"), include_path_help)  //
-            ("set", po::value(&sets)->composing()->value_name("PATH=VALUE"), set_what)  //
-            ("help,h", "show this help");
-    }
-    // --help and --report print and end the command (true); else the
-    // platform's sweep (at the reference board's clocks with --check), ready
-    // for the command's own points.
-    bool printed(const parsed_args& p, const boost::program_options::options_description& d, const char* help,
-                 const char* examples, const std::function<std::string(const std::string&)>& report_text) const {
-        if (printed_help(p.vm, d, help, examples)) return true;
-        if (!report.empty()) {
-            std::cout << report_text(report);
-            return true;
-        }
-        return false;
-    }
-    sweep_def platform(const parsed_args& p, const char* cmd) const {
-        add_include_paths(include_paths);
-        sweep_def def = platform_sweep(p, cmd, sets);
-        check_at_reference_clocks(def, p.vm.count("check") > 0, cmd);
-        return def;
-    }
-    unsigned jobs() const { return parse_jobs(jobs_text); }
-};
-
-int cmd_c2c(const std::vector<std::string>& args) {
-    namespace po = boost::program_options;
-    measurement_options m;
-    std::string dur = "50us", cores_text, insn_text, measured;
-    po::options_description d("options");
-    d.add_options()  //
-        ("cores", po::value(&cores_text)->value_name("LIST"),
-         "only these cores: cluster names and core ids, comma-separated (default: every core)")  //
-        ("duration", po::value(&dur)->value_name("TIME"), "each pair's simulated time (default 50us)")  //
-        ("instruction", po::value(&insn_text)->value_name("I"),
-         "auto: CAS where both cores have LSE, else LDXR/STXR (default; with --check, what the references were "
-         "measured with); cas: CAS on every pair (every core needs LSE); llsc: LDXR/STXR on every pair");
-    m.add_outputs(d, "pairs run at once (default: the number of cores)", "cohsim-c2c",
-                  "the output directory (c2c.json, the sweep's points/)", "print the matrix of DIR again (no run)");
-    d.add_options()  //
-        ("check", "compare with the platform's published figures (configs/references.yaml, tolerance beside each); "
-                  "exit 1 when one is missed (a row marked known_miss is reported with its reason, not counted)")  //
-        ("measured", po::value(&measured)->value_name("FILE"),
-         "a real board's matrix, as core-to-core-latency --csv or cas-bench writes it: printed beside the model's "
-         "with the differences (CPU k of the file is the k-th core of --cores, or of the platform)");
-    m.add_platform(d, "override one platform value for every pair (what if the DSU ran faster?); repeatable");
-    const parsed_args p = parse_args(args, d);
-    if (m.printed(p, d, c2c_help, c2c_examples, [](const std::string& dir) { return c2c_text(c2c_report(dir)); })) return 0;
-    sweep_def def = m.platform(p, "c2c");
-    const unsigned jobs = m.jobs();
-    const std::string& out_dir = m.out_dir;
+int measure_c2c(c2c_request q) {
+    sweep_def& def = q.def;
+    const std::string &dur = q.duration, &cores_text = q.cores, &measured = q.measured, &out_dir = q.out_dir;
+    std::string& insn_text = q.instruction;
+    const unsigned jobs = q.jobs;
     // The measurement's own workload and a quiet machine; the platform's silicon as it is.
     def.sets.push_back("workload={program: programs/c2c_cas.s}");
     def.sets.push_back("activity={}");
@@ -517,7 +407,7 @@ int cmd_c2c(const std::vector<std::string>& args) {
         }
     }
     json refs = json::array();
-    if (p.vm.count("check")) {
+    if (q.check) {
         refs = load_references(find_config("references.yaml"), platform, "c2c");
         // The references' instruction, unless the user chose one.
         std::string measured_with;
@@ -622,7 +512,7 @@ int cmd_c2c(const std::vector<std::string>& args) {
     }
     out["groups"] = gs;
     bool missed = false;
-    if (p.vm.count("check")) {
+    if (q.check) {
         if (refs.empty())
             std::cerr << "cohsim c2c: configs/references.yaml has no core-to-core figures for " << out["platform"].get<std::string>()
                       << ": nothing to check\n";
@@ -644,32 +534,6 @@ int cmd_c2c(const std::vector<std::string>& args) {
 // ---- latmem --------------------------------------------------------------------
 
 namespace {
-
-const char* const latmem_help = R"(usage: cohsim latmem PLATFORM [OPTIONS]
-
-Load-to-use latency against working-set size on one core of PLATFORM,
-measured as lmbench's lat_mem_rd measures a board: a chain of pointers
-through SIZE bytes, one per 64-byte line, the last pointing back to the
-first, walked with dependent loads after one warming pass
-(workloads/programs/latmem.s). The latency steps from the L1 to the L2, the
-L3 and memory as the working set outgrows each. Each size is one run,
-through the sweep machinery (-j at once, resumable); the other cores idle.
-Prints size, ns and core cycles per load; writes DIR/latmem.json (`cohsim
-plot DIR` draws the curve).
-
-)";
-
-const char* const latmem_examples = R"(
-examples:
-  cohsim latmem dynamiq_4xa55_4xa75 --core big.0 --out lat-a75
-  cohsim latmem asr_4xa53_4xa73 --sizes 16KiB,256KiB,8MiB
-  cohsim latmem dynamiq_4xa55_4xa75 --core little.0 --check   # against the published plateaus
-
-On a board: lmbench's `lat_mem_rd -P 1 64M 64 2> board.txt` (size in MB,
-stride in bytes) writes the same curve; taskset it to the core you compare.
-Then `cohsim latmem PLATFORM --core ID --measured board.txt` runs the model
-at the board's sizes and prints both with the differences.
-)";
 
 std::string size_text(std::uint64_t b) {
     if (b % (1024 * 1024) == 0) return std::to_string(b / (1024 * 1024)) + "MiB";
@@ -716,34 +580,12 @@ std::string latmem_text(const json& r) {
     return os.str();
 }
 
-int cmd_latmem(const std::vector<std::string>& args) {
-    namespace po = boost::program_options;
-    measurement_options m;
-    std::string dur = "1s", core_id, sizes_text, loads_text = "2048", measured;
-    po::options_description d("options");
-    d.add_options()  //
-        ("core", po::value(&core_id)->value_name("ID"), "the core that walks the chain (default: the platform's first)")  //
-        ("sizes", po::value(&sizes_text)->value_name("LIST"),
-         "working sets, comma-separated sizes (default: 4KiB to 16MiB, two or three per doubling); at most 128MiB")  //
-        ("loads", po::value(&loads_text)->value_name("N"), "loads timed per size (default 2048; a multiple of 16)")  //
-        ("duration", po::value(&dur)->value_name("TIME"), "the most simulated time one size may take (default 1s)");
-    m.add_outputs(d, "sizes run at once (default: the number of cores)", "cohsim-latmem",
-                  "the output directory (latmem.json, the sweep's points/)", "print the curve of DIR again (no run)");
-    d.add_options()  //
-        ("measured", po::value(&measured)->value_name("FILE"),
-         "a real board's curve, as lmbench's lat_mem_rd writes it ('SIZE_MB NS' lines): printed beside the model's with "
-         "the differences; without --sizes the model runs at the board's sizes from 4KiB to 16MiB")  //
-        ("check", "compare with the platform's published latencies for this core's cluster (configs/references.yaml); "
-                  "exit 1 when one is missed (a row marked known_miss is reported with its reason, not counted)");
-    m.add_platform(d, "override one platform value; repeatable");
-    const parsed_args p = parse_args(args, d);
-    if (m.printed(p, d, latmem_help, latmem_examples, [](const std::string& dir) { return latmem_text(latmem_report(dir)); }))
-        return 0;
-    sweep_def def = m.platform(p, "latmem");
-    const unsigned jobs = m.jobs();
-    const std::string& out_dir = m.out_dir;
-    const auto loads = parse_count(loads_text, "--loads", 16, 1'000'000);
-    if (loads % 16) throw usage_error("--loads " + loads_text + ": not a multiple of 16 (the chase is unrolled 16 times)");
+int measure_latmem(latmem_request q) {
+    sweep_def& def = q.def;
+    const std::string &dur = q.duration, &sizes_text = q.sizes, &measured = q.measured, &out_dir = q.out_dir;
+    std::string& core_id = q.core;
+    const unsigned jobs = q.jobs;
+    const std::uint64_t loads = q.loads;
     const platform_config cfg = load_sweep_config(def);
     const auto all = places(cfg);
     if (core_id.empty()) core_id = all.front().id;
@@ -783,7 +625,7 @@ int cmd_latmem(const std::vector<std::string>& args) {
         }
     }
     json refs = json::array();
-    if (p.vm.count("check")) {
+    if (q.check) {
         for (auto& ref : load_references(find_config("references.yaml"), platform, "latmem"))
             if (ref["core"] == here->cluster) refs.push_back(ref);
         if (refs.empty())

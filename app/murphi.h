@@ -5,7 +5,8 @@
 // (models/coherence_protocol.h): the cache controller's cells, the home's
 // cells and its transaction (blocking) table are emitted as Murphi functions,
 // cell by cell. Around them the model runs what the tables leave to the
-// code, written once here in Murphi, after the protocol-level random tester
+// code, written once in Murphi in app/protocol_model.m (compiled into the
+// binary), after the protocol-level random tester
 // (tests/unit/protocol_random_test.cpp) and the simulator's controllers:
 //   - N caches (a scalarset, so symmetric states are explored once), L lines
 //     of G reservation granules, each granule holding one of 2 values;
@@ -57,5 +58,9 @@ void add_mutation(murphi_options& o, const std::string& text);
 
 // The model as Murphi source text.
 std::string murphi_model(const murphi_options& o);
+
+// app/protocol_model.m: the model's part that the tables leave to code,
+// appended after the generated declarations and tables.
+extern const char* const murphi_machinery;
 
 }  // namespace cohsim

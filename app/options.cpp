@@ -8,6 +8,8 @@
 #include <fstream>
 #include <iostream>
 
+#include "sim/units.h"
+
 namespace cohsim {
 
 namespace po = boost::program_options;
@@ -42,6 +44,26 @@ std::uint64_t parse_count(const std::string& text, const std::string& option, st
         throw usage_error(option + " " + text + ": expected a whole number from " + std::to_string(lo) + " to " +
                           std::to_string(hi));
     return n;
+}
+
+void add_out_option(po::options_description& d, std::string& dir, const char* dflt, const char* what) {
+    auto* v = po::value(&dir)->value_name("DIR");
+    if (dflt) v->default_value(dflt);
+    d.add_options()("out", v, what);
+}
+
+void add_jobs_option(po::options_description& d, std::string& jobs, const char* what) {
+    d.add_options()("jobs,j", po::value(&jobs)->value_name("J"), what);
+}
+
+void add_help_option(po::options_description& d) { d.add_options()("help,h", "show this help"); }
+
+void check_duration_option(const std::string& text, const std::string& option) {
+    try {
+        parse_duration(text);
+    } catch (const std::exception& e) {
+        throw usage_error(option + " " + text + ": " + e.what() + " (e.g. " + option + " 2s)");
+    }
 }
 
 unsigned parse_jobs(const std::string& text) { return static_cast<unsigned>(parse_count(text, "--jobs", 1, 256)); }

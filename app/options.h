@@ -26,13 +26,28 @@ struct parsed_args {
 // collected in `positional`. Throws usage_error.
 parsed_args parse_args(const std::vector<std::string>& args, const boost::program_options::options_description& options);
 
-// A whole number given to `option`, from `lo` to `hi`; anything else (a sign,
-// a fraction, text, out of range) is a usage_error saying what is allowed.
 // The --set values as overrides for load_platform, each named by its place
 // ("--set #2") for messages.
 std::vector<std::pair<std::string, std::string>> numbered(const std::vector<std::string>& sets);
 
+// A whole number given to `option`, from `lo` to `hi`; anything else (a sign,
+// a fraction, text, out of range) is a usage_error saying what is allowed.
 std::uint64_t parse_count(const std::string& text, const std::string& option, std::uint64_t lo, std::uint64_t hi);
+
+// --out DIR, the folder a command writes its results into (`what` says
+// what goes there); `dflt` when the option is not given (nullptr: none).
+void add_out_option(boost::program_options::options_description& d, std::string& dir, const char* dflt, const char* what);
+
+// --jobs J (-j J): how many runs at once (`what`: of what), parsed later by
+// parse_jobs.
+void add_jobs_option(boost::program_options::options_description& d, std::string& jobs, const char* what);
+
+// --help (-h): the command prints its help (printed_help) and does nothing else.
+void add_help_option(boost::program_options::options_description& d);
+
+// A duration given to `option` (e.g. "2s"), checked before any run: a
+// usage_error saying what is wrong otherwise.
+void check_duration_option(const std::string& text, const std::string& option);
 
 // --jobs J: how many runs at once, 1 to 256.
 unsigned parse_jobs(const std::string& text);

@@ -11,10 +11,14 @@
 // points/) plus prediction.json, the report.
 #pragma once
 
+#include <cstdint>
+#include <filesystem>
 #include <string>
 #include <vector>
 
 #include "app/results.h"
+#include "app/sweep.h"
+#include "sim/schema.h"
 
 namespace cohsim {
 
@@ -29,6 +33,16 @@ json prediction_caveats(const json& report);
 // The report as a text table (what `cohsim predict` prints).
 std::string prediction_text(const json& report);
 
-int cmd_predict(const std::vector<std::string>& args);
+// Writes DIR/prediction.json and DIR/members.csv (a member per row: its
+// seed, its draws, each core's rate) from the members on disk; the report.
+json write_prediction(const std::string& dir);
+
+// Where along `axis` (an uncertain value; its range is the search's extent)
+// the verdict of core `focus` flips, from single runs of `def` at the base
+// `seed` with every other value nominal: 8 even steps from the nominal value
+// toward each end, then bisection. Runs under DIR/margin/, writes
+// DIR/margin.json and returns it.
+json margin_search(const sweep_def& def, const cfg::uncertain_param& axis, const std::string& focus, std::uint64_t seed,
+                   const std::filesystem::path& dir, unsigned jobs);
 
 }  // namespace cohsim

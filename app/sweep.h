@@ -105,6 +105,5 @@ std::vector<std::string> csv_split(const std::string& line);
 // "0007": the directory name of point k under DIR/points/.
 std::string point_name(std::size_t k);
 
-int cmd_sweep(const std::vector<std::string>& args);
 
 }  // namespace cohsim

@@ -4,7 +4,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <boost/program_options.hpp>
 #include <yaml-cpp/yaml.h>
 
 #include "app/yaml_reader.h"
@@ -426,44 +425,9 @@ std::vector<check_row> evaluate_bands(const std::vector<calibration_case>& cases
     return out;
 }
 
-// ---- the command ------------------------------------------------------------
+// ---- running the cases ------------------------------------------------------
 
 namespace {
-
-const char* const validate_help = R"(usage: cohsim validate [OPTIONS]
-
-Runs the calibration cases of configs/calibration/cases.yaml (the published
-2017 big.LITTLE lock measurements and the 2019 lockref measurement), each
-config as its own `cohsim run`, several at once, then prints measured
-against simulated with PASS/FAIL per check and writes validate.json and each
-run's results under --out. Exit status 0 when every check passes, 1 when one
-fails, 2 on bad input.
-
-Full runs last each config's run.duration (20 s of simulated time for the
-big.LITTLE cases: several minutes of host time each). --quick runs each
-config for its case's `quick` time and checks only the direction of each
-comparison (who is disadvantaged, which variant is faster).
-
---bands runs each case as an ensemble of -n members (seed and draws of the
-uncertain values, the platforms' calibrated ranges where they have them; one
-member is one hypothetical chip across all cases) and judges bands: a
-measured figure (log10 ratio, the big core's rate) must lie inside the
-members' 5-95% band, and the band must be useful (at most 2 decades wide;
-rates within x/ 1.5 of the median); a tolerance (share, longest wait, CAS per
-success, throughput gain, lifts) must hold the whole band. --duration caps
-each member's simulated time (longest-wait checks then need 20 s members and
-are skipped).
-
-)";
-
-const char* const validate_examples = R"(
-examples:
-  cohsim validate --quick                  # seconds: directions only
-  cohsim validate -j 2 --out runs/calib    # the full runs, two at a time
-  cohsim validate --cases asr_equal_freq   # one case
-  cohsim validate --bands -n 16 --duration 2s -j 2   # ensembles, bands
-)";
-
 
 // Prints the rows as a table with a summary line and writes validate.json
 // (`head` plus the rows); the exit status: 1 when a check failed.
@@ -493,8 +457,11 @@ int report_rows(const std::vector<check_row>& rows, json head, const std::string
     return failed ? 1 : 0;
 }
 
-int validate_bands(const std::vector<calibration_case>& cases, const fs::path& dir, const std::string& cases_file,
-                   std::size_t n, unsigned jobs, const std::string& dur, const std::string& out_dir) {
+}  // namespace
+
+int validate_bands(const std::vector<calibration_case>& cases, const std::string& cases_file, std::size_t n, unsigned jobs,
+                   const std::string& dur, const std::string& out_dir) {
+    const fs::path dir = fs::path(cases_file).parent_path();
     const auto t0 = std::chrono::steady_clock::now();
     std::cerr << "cohsim validate --bands: " << n << " members per case, " << jobs << " at a time, results in " << out_dir << "\n";
     const case_members m = run_case_members(cases, dir, n, 1, jobs, dur, fs::absolute(out_dir), true, 1);
@@ -514,68 +481,32 @@ int validate_bands(const std::vector<calibration_case>& cases, const fs::path& d
                        " (bands: 5-95% of " + std::to_string(n) + " members; measured figures are 20 s runs)", t0, out_dir);
 }
 
-}  // namespace
-
-int cmd_validate(const std::vector<std::string>& args) {
-    namespace po = boost::program_options;
-    std::string out_dir, cases_file, only, dur, n_text = "16";
-    std::string jobs_text = std::to_string(host_cores());
-    po::options_description d("options");
-    d.add_options()  //
-        ("quick", "short runs (each case's `quick` time); checks directions only")  //
-        ("jobs,j", po::value(&jobs_text)->value_name("N"), "runs at once (default: the number of cores)")  //
-        ("out", po::value(&out_dir)->default_value("cohsim-validate")->value_name("DIR"),
-         "where each run's result.json and validate.json go")  //
-        ("cases", po::value(&only)->value_name("ID,..."), "run only these cases (ids from cases.yaml)")  //
-        ("bands", "judge each check on an ensemble (-n members drawing the platforms' calibrated ranges) instead of one run")  //
-        ("members,n", po::value(&n_text)->value_name("N"), "with --bands: members per case (default 16; 4 to 10000)")  //
-        ("duration", po::value(&dur)->value_name("TIME"),
-         "with --bands: the longest a member runs (a case shorter keeps its own run.duration; default: each config's own)")  //
-        ("file", po::value(&cases_file)->value_name("FILE"),
-         "the cases file; configs are found beside it (default: the shipped configs/calibration/cases.yaml)")  //
-        ("help,h", "show this help");
-    const parsed_args p = parse_args(args, d);
-    if (cases_file.empty() && !p.vm.count("help")) cases_file = data_file("configs/calibration/cases.yaml");
-    const po::variables_map& vm = p.vm;
-    if (!p.positional.empty())
-        throw usage_error("validate takes no positional argument, got '" + p.positional[0] + "' (see cohsim validate --help)");
-    if (printed_help(vm, d, validate_help, validate_examples)) return 0;
-    const auto jobs = parse_jobs(jobs_text);
-    const bool quick = vm.count("quick") > 0, bands = vm.count("bands") > 0;
-    if (quick && bands) throw usage_error("--quick and --bands do not go together (--bands --duration 2s is a shorter ensemble)");
-    if (!bands && (vm.count("members") || vm.count("duration")))
-        throw usage_error(std::string(vm.count("members") ? "-n" : "--duration") + " needs --bands");
-    const auto members = static_cast<std::size_t>(parse_count(n_text, "--members", 4, 10000));
-    if (!dur.empty()) try {
-            parse_duration(dur);
-        } catch (const std::exception& e) {
-            throw usage_error("--duration " + dur + ": " + e.what() + " (e.g. --duration 2s)");
-        }
-    std::vector<calibration_case> cases = load_cases(cases_file);
-    if (!only.empty()) {
-        std::set<std::string> wanted;
-        std::stringstream ss(only);
-        for (std::string id; std::getline(ss, id, ',');) wanted.insert(id);
-        std::vector<calibration_case> kept;
-        for (const auto& c : cases)
-            if (wanted.erase(c.id)) kept.push_back(c);
-        if (!wanted.empty()) {
-            std::string known;
-            for (const auto& c : cases) known += (known.empty() ? "" : ", ") + c.id;
-            throw usage_error("--cases: no case '" + *wanted.begin() + "' in " + cases_file + " (cases: " + known + ")");
-        }
-        // A lifts_little check needs its other case too.
-        for (const auto& c : kept)
-            for (const auto& ch : c.checks)
-                if (ch.kind == "lifts_little" &&
-                    std::none_of(kept.begin(), kept.end(), [&](const auto& k) { return k.id == ch.than; }))
-                    for (const auto& o : cases)
-                        if (o.id == ch.than) kept.push_back(o);
-        cases = kept;
+std::vector<calibration_case> select_cases(const std::vector<calibration_case>& cases, const std::string& ids,
+                                          const std::string& cases_file) {
+    std::stringstream ss(ids);
+    std::set<std::string> wanted;
+    for (std::string id; std::getline(ss, id, ',');) wanted.insert(id);
+    std::vector<calibration_case> kept;
+    for (const auto& c : cases)
+        if (wanted.erase(c.id)) kept.push_back(c);
+    if (!wanted.empty()) {
+        std::string known;
+        for (const auto& c : cases) known += (known.empty() ? "" : ", ") + c.id;
+        throw usage_error("--cases: no case '" + *wanted.begin() + "' in " + cases_file + " (cases: " + known + ")");
     }
+    // A lifts_little check needs its other case too.
+    for (const auto& c : kept)
+        for (const auto& ch : c.checks)
+            if (ch.kind == "lifts_little" &&
+                std::none_of(kept.begin(), kept.end(), [&](const auto& k) { return k.id == ch.than; }))
+                for (const auto& o : cases)
+                    if (o.id == ch.than) kept.push_back(o);
+    return kept;
+}
+
+int validate_runs(const std::vector<calibration_case>& cases, const std::string& cases_file, bool quick, unsigned jobs,
+                  const std::string& out_dir) {
     const fs::path dir = fs::path(cases_file).parent_path();
-    prepare_output_dir(out_dir, "--out");  // before any run, not after them all
-    if (bands) return validate_bands(cases, dir, cases_file, members, jobs, dur, out_dir);
     struct job {
         std::string case_id, which, config, out_dir;
         int status = -1;

@@ -67,6 +67,23 @@ std::vector<check_row> evaluate(const std::vector<calibration_case>& cases, cons
 std::vector<check_row> evaluate_bands(const std::vector<calibration_case>& cases,
                                       const std::vector<std::vector<check_row>>& members);
 
-int cmd_validate(const std::vector<std::string>& args);
+// The cases of `cases` whose ids `ids` lists (comma-separated), with the
+// case each lifts_little check compares against; a usage_error naming an
+// unknown id and the known ones.
+std::vector<calibration_case> select_cases(const std::vector<calibration_case>& cases, const std::string& ids,
+                                          const std::string& cases_file);
+
+// Runs every case once (its configs found beside `cases_file`; quick: for the
+// case's `quick` time), `jobs` at a time, each run under OUT_DIR/CASE/;
+// prints the checks as a table and writes OUT_DIR/validate.json. 1 when a
+// check failed.
+int validate_runs(const std::vector<calibration_case>& cases, const std::string& cases_file, bool quick, unsigned jobs,
+                  const std::string& out_dir);
+
+// The same with every case an ensemble of `n` members (each member one
+// hypothetical chip across all cases; `max_duration` caps a member's run),
+// judged by evaluate_bands.
+int validate_bands(const std::vector<calibration_case>& cases, const std::string& cases_file, std::size_t n, unsigned jobs,
+                   const std::string& max_duration, const std::string& out_dir);
 
 }  // namespace cohsim

@@ -306,6 +306,10 @@ def plot_sweep(a):
     rows, axes = load_sweep(a.sweep_dir)
     if not rows:
         fail(f"{a.sweep_dir}/results.csv has no finished points")
+    if not a.x:
+        if len(axes) != 1:
+            fail(f"the sweep varies {len(axes)} paths: say which goes along x with --x (swept: {', '.join(axes)})")
+        a.x = axes[0]
     for p in [a.x] + ([a.y] if a.y else []):
         if p not in axes:
             fail(f"--x/--y {p}: not a swept path (swept: {', '.join(axes)})")
@@ -535,7 +539,7 @@ def main():
     r.add_argument("--out", help="where the plots go (default: RUN_DIR)")
     w = sub.add_parser("sweep", help="a heatmap or lines of a sweep's results.csv")
     w.add_argument("sweep_dir")
-    w.add_argument("--x", required=True, help="the swept path along x")
+    w.add_argument("--x", help="the swept path along x (default: the only one, for a sweep along one path)")
     w.add_argument("--y", help="the swept path along y (a heatmap)")
     w.add_argument("--metric", default="share", help="a results.csv column (default: share)")
     w.add_argument("--core", help="whose metric (default: the contending core with the lowest mean share)")

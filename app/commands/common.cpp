@@ -18,8 +18,8 @@ void add_common(po::options_description& d, std::vector<std::string>& sets, std:
         ("include-path", po::value(&include_paths)->composing()->value_name("DIR"), include_path_help)  //
         ("set", po::value(&sets)->composing()->value_name("PATH=VALUE"),
          "override one config value, same syntax as in the file; repeatable, applied in order.\n"
-         "  --set clusters.little.freq=1248MHz --set run.seed=7")  //
-        ("help,h", "show this help");
+         "  --set clusters.little.freq=1248MHz --set run.seed=7");
+    add_help_option(d);
 }
 
 std::string config_arg(const parsed_args& p, const char* cmd) {

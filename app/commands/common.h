@@ -1,8 +1,8 @@
-// What the commands share (app/commands/: a file per command, each a thin
-// layer over its engine): the exit statuses, the options of every command
-// that takes a config, the CONFIG argument, the Python scripts some commands
-// hand over to, and every command's entry point (the dispatch table is in
-// app/cli.cpp).
+// What the commands share (app/commands/: a file per command, each its
+// options, help and checks over an engine in app/): the exit statuses, the
+// options of every command that takes a config, the CONFIG argument, the
+// Python scripts some commands hand over to, and every command's entry point
+// (the dispatch table is in app/cli.cpp).
 #pragma once
 
 #include <boost/program_options.hpp>
@@ -26,14 +26,21 @@ std::string config_arg(const parsed_args& p, const char* cmd);
 // (scripts/NAME) and `args`; returns only by throwing.
 [[noreturn]] int exec_script(const std::string& name, const std::vector<std::string>& args);
 
-// The commands whose code is here; the others' are beside their engines
-// (sweep.h, predict.h, validate.h, calibrate.h, microbench.h, litmus.h).
+// Every command's entry point, one file each in app/commands/ (the command
+// table in app/cli.cpp lists them).
 int cmd_run(const std::vector<std::string>& args);
+int cmd_config(const std::vector<std::string>& args);
+int cmd_params(const std::vector<std::string>& args);
+int cmd_sweep(const std::vector<std::string>& args);
+int cmd_predict(const std::vector<std::string>& args);
 int cmd_plot(const std::vector<std::string>& args);
 int cmd_report(const std::vector<std::string>& args);
 int cmd_compare(const std::vector<std::string>& args);
 int cmd_protocol(const std::vector<std::string>& args);
-int cmd_config(const std::vector<std::string>& args);
-int cmd_params(const std::vector<std::string>& args);
+int cmd_litmus(const std::vector<std::string>& args);
+int cmd_validate(const std::vector<std::string>& args);
+int cmd_calibrate(const std::vector<std::string>& args);
+int cmd_c2c(const std::vector<std::string>& args);
+int cmd_latmem(const std::vector<std::string>& args);
 
 }  // namespace cohsim

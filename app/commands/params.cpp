@@ -36,8 +36,8 @@ int cmd_params(const std::vector<std::string>& args) {
     po::options_description d("options");
     d.add_options()("markdown", "print a Markdown table (the docs' parameter reference is generated from it)")  //
         ("ranges", "list the uncertain values (NOMINAL ~ LO..HI) of CONFIG (the built-in default without one) instead")  //
-        ("set", po::value(&sets)->composing()->value_name("PATH=VALUE"), "with --ranges: override a config value")  //
-        ("help,h", "show this help");
+        ("set", po::value(&sets)->composing()->value_name("PATH=VALUE"), "with --ranges: override a config value");
+    add_help_option(d);
     const parsed_args p = parse_args(args, d);
     if (p.vm.count("help")) {
         std::cout << "usage: cohsim params [--markdown]\n"

@@ -15,7 +15,7 @@ namespace cohsim {
 // ---- plot -----------------------------------------------------------------
 
 const char* const plot_help = R"(usage: cohsim plot RUN_DIR [--out DIR]
-       cohsim plot SWEEP_DIR --x PATH [--y PATH] [--metric NAME] [--core ID] [--out DIR]
+       cohsim plot SWEEP_DIR [--x PATH] [--y PATH] [--metric NAME] [--core ID] [--out DIR]
 
 Draws the plots of a run's results (RUN_DIR/result.json, as written by
 `cohsim run --out RUN_DIR`) as PNG and SVG, with Debian's python3-matplotlib:
@@ -32,7 +32,8 @@ For a sweep directory (`cohsim sweep --out SWEEP_DIR`):
                            column, default share) of one core over the x and y
                            values, its STARVED cells outlined, one panel per
                            value of any other swept path; without --y, lines
-                           (sweep_METRIC_lines.png/.svg)
+                           (sweep_METRIC_lines.png/.svg); --x may be left out
+                           when the sweep varies one path
 The work is done by scripts/plot.py (python3 scripts/plot.py --help).
 
 examples:

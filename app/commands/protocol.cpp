@@ -72,8 +72,8 @@ int cmd_protocol(const std::vector<std::string>& args) {
          "--murphi: replace a cache-table cell, cache:STATE:EVENT=NEXT[+ACTION...] (repeatable)")  //
         ("table", po::value(&table)->value_name("NAME"),
          "print only one table, without headings: cache, home or transactions (default: the whole document)")  //
-        ("counts", po::value(&counts_file)->value_name("RUN_DIR"), "show how often a run executed each cell (a run's --out folder, or its result.json)")  //
-        ("help,h", "show this help");
+        ("counts", po::value(&counts_file)->value_name("RUN_DIR"), "show how often a run executed each cell (a run's --out folder, or its result.json)");
+    add_help_option(d);
     const parsed_args p = parse_args(args, d);
     if (p.vm.count("help")) {
         std::cout << protocol_help;

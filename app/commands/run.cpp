@@ -191,10 +191,11 @@ int cmd_run(const std::vector<std::string>& args) {
         ("seed", po::value(&seed)->value_name("N"), "random seed, overriding run.seed.\n  --seed 42")  //
         ("json", po::value(&json_file)->value_name("FILE"),
          "also write the result JSON to FILE (atomically); - writes it to standard output instead of the table.\n"
-         "  --json results/run1.json")  //
-        ("out", po::value(&out_dir)->default_value("cohsim-out")->value_name("DIR"),
-         "directory for result.json, cores.csv and config.yaml (the effective config); created if needed.\n"
-         "  --out runs/freq-1248")  //
+         "  --json results/run1.json");
+    add_out_option(d, out_dir, "cohsim-out",
+                   "directory for result.json, cores.csv and config.yaml (the effective config); created if needed.\n"
+                   "  --out runs/freq-1248");
+    d.add_options()  //
         ("trace", po::value(&trace_file)->value_name("FILE"),
          "write a timeline (Chrome/Perfetto trace-event JSON; open it in ui.perfetto.dev): per core its lock waits, "
          "critical sections, misses and WFE sleeps; per traced line each L1's state; snoops, reservation losses, STXR "
