@@ -66,6 +66,9 @@ INSTANTIATE_TEST_SUITE_P(
         lock_case{"TicketLlsc4", "ticket_llsc", 2, 2, 300, {}},
         lock_case{"TicketLlsc8", "ticket_llsc", 4, 4, 200, {}},
         lock_case{"TicketLlsc28", "ticket_llsc", 14, 14, 40, {}},
+        // Waiters that poll the owner half instead of sleeping in WFE.
+        lock_case{"TicketLlscPolling4", "ticket_llsc", 2, 2, 300, {"workload.params.WAIT_POLL=1"}},
+        lock_case{"TicketLlscPolling8", "ticket_llsc", 4, 4, 200, {"workload.params.WAIT_POLL=1"}},
         lock_case{"TicketLse2", "ticket_lse", 1, 1, 500, {}},
         lock_case{"TicketLse4", "ticket_lse", 2, 2, 300, {}},
         lock_case{"TicketLse8", "ticket_lse", 4, 4, 200, {}},

@@ -4,9 +4,12 @@
 // Lock:   prfm pstl1strm; ldaxr/add #0x10000/stxr until the STXR succeeds (a
 //         ticket); if owner != ticket: sevl, then wfe + ldaxrh owner until equal.
 // Unlock: ldrh owner; add #1; stlrh owner.
+// WAIT_POLL 1: waiters poll the owner half (yield; ldarh) instead, as
+// user-space ticket locks without WFE do (docs/design/waiting-cores.md).
 // Known unfair step: the ticket grab (LDAXR..STXR) retries with no backoff;
 // a core whose STXR keeps failing never gets a ticket (arm-sync.md 3.6).
 .include "loop.s"
+.equ WAIT_POLL, 0       // 1 = waiters poll the owner half instead of sleeping in WFE
 
 .data
 .shared
