@@ -366,7 +366,8 @@ private:
     // Pass 1: labels, constants, data layout; count instructions.
     // Conditional assembly: the statements of the branches whose `.if EXPR`
     // holds (EXPR a number or an .equ name, the scenario's override applied;
-    // nonzero holds), as GNU as does. A program keeps two builds in one file
+    // nonzero holds), or whose `.ifdef NAME` / `.ifndef NAME` finds NAME
+    // defined / not defined by an .equ before it, as GNU as does. A program keeps two builds in one file
     // this way (e.g. `.if LSE`), with no run-time cost in either.
     std::vector<stmt> conditional(const std::vector<stmt>& stmts) {
         struct level {
@@ -378,9 +379,15 @@ private:
         bool on = true;
         for (const stmt& st : stmts) {
             const std::string& m = st.mnemonic;
-            if (m == ".if") {
-                if (st.ops.size() != 1) fail(st.mnemonic_loc, st, ".if takes one value", ".if NAME or .if 1");
-                const bool holds = on && value(st, st.ops[0], false) != 0;
+            if (m == ".if" || m == ".ifdef" || m == ".ifndef") {
+                if (m != ".if") {  // whether an .equ before this line defines NAME
+                    if (st.ops.size() != 1 || !is_ident(st.ops[0].text))
+                        fail(st.mnemonic_loc, st, m + " takes one name", m + " NAME");
+                } else if (st.ops.size() != 1) {
+                    fail(st.mnemonic_loc, st, ".if takes one value", ".if NAME or .if 1");
+                }
+                const bool defined = m != ".if" && m_prog.constants.count(st.ops[0].text) > 0;
+                const bool holds = on && (m == ".if" ? value(st, st.ops[0], false) != 0 : m == ".ifdef" ? defined : !defined);
                 open.push_back({on, holds, false, &st});
                 on = holds;
                 continue;
@@ -436,7 +443,7 @@ private:
                 data(st, priv ? m_prog.private_init : m_prog.shared_init);
             } else if (m[0] == '.') {
                 fail(st.mnemonic_loc, st, "unknown directive '" + m + "'",
-                     ".equ .if .else .endif .include .macro .data .text .shared .private .align .byte .hword .word .quad .space");
+                     ".equ .if .ifdef .ifndef .else .endif .include .macro .data .text .shared .private .align .byte .hword .word .quad .space");
             } else {
                 if (in_data) fail(st.mnemonic_loc, st, "an instruction in .data", ".text before instructions");
                 ++n;

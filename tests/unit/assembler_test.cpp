@@ -378,3 +378,17 @@ TEST(Assembler, ConditionalAssemblyKeepsTheBranchThatHolds) {
     expect_has(error_of(".text\n.if 0\n.else\n.else\n.endif\n"), "a second .else");
     expect_has(error_of(".text\n.if NOPE\n.endif\n"), "NOPE");
 }
+
+TEST(Assembler, IfdefGivesAnIncludedFileItsDefaultUnlessTheIncluderSetIt) {
+    // As ticket_functions.inc does: a default for a constant the including
+    // file may have declared, and the scenario's override either way.
+    const std::string inc = ".ifndef POLL\n.equ POLL, 0\n.endif\n.text\n.if POLL\n yield\n.else\n wfe\n.endif\n halt\n";
+    EXPECT_EQ(as(inc).code[0].o, op::wfe);                       // the default
+    EXPECT_EQ(as(".equ POLL, 1\n" + inc).code[0].o, op::yield);  // the includer's
+    EXPECT_EQ(as(inc, {{"POLL", 1}}).code[0].o, op::yield);      // the scenario's
+    EXPECT_EQ(as(".equ POLL, 1\n" + inc, {{"POLL", 0}}).code[0].o, op::wfe);
+    const std::string def = ".equ A, 0\n.text\n.ifdef A\n nop\n.endif\n.ifdef B\n yield\n.endif\n halt\n";
+    ASSERT_EQ(as(def).code.size(), 2u);  // A is defined (its value 0 does not matter), B is not
+    EXPECT_EQ(as(def).code[0].o, op::nop);
+    expect_has(error_of(".text\n.ifdef 1\n.endif\n"), ".ifdef takes one name");
+}

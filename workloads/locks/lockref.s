@@ -16,7 +16,6 @@
 .equ RETRIES, 0         // 0 = unbounded (before 5.2), 100 = bounded
 .equ LSE, 0
 .equ START, 0
-.equ WAIT_POLL, 0       // the embedded spinlock's waiters sleep in WFE (the kernel's)
 
 .data
 .shared

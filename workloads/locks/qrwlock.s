@@ -14,7 +14,6 @@
 // slow path keep getting in only until WAITING is set; the wait_lock grab is
 // the ticket lock's LL/SC race.
 .equ ROLE, 0
-.equ WAIT_POLL, 0       // the wait_lock's waiters sleep in WFE (the kernel's)
 .equ ITERATIONS, 0
 .equ INSIDE, 10
 .equ OUTSIDE, 0
