@@ -34,7 +34,8 @@ std::string c2c_text(const json& report);
 // beside the model's.
 struct c2c_request {
     sweep_def def;
-    std::string duration, cores, instruction, measured, out_dir;
+    std::string duration = "50us";
+    std::string cores, instruction, measured, out_dir;
     bool check = false;  // against the platform's rows of configs/references.yaml
     unsigned jobs = 1;
 };
@@ -54,7 +55,8 @@ std::string latmem_text(const json& report);
 // `measured`), each run at most `duration`, `jobs` at once, into `out_dir`.
 struct latmem_request {
     sweep_def def;
-    std::string duration, core, sizes, measured, out_dir;
+    std::string duration = "1s";
+    std::string core, sizes, measured, out_dir;
     std::uint64_t loads = 2048;
     bool check = false;  // against the core's cluster's rows of configs/references.yaml
     unsigned jobs = 1;

@@ -60,7 +60,6 @@ int cmd_c2c(const std::vector<std::string>& args) {
     namespace po = boost::program_options;
     measurement_options m;
     c2c_request q;  // the options fill it
-    q.duration = "50us";
     po::options_description d("options");
     d.add_options()  //
         ("cores", po::value(&q.cores)->value_name("LIST"),

@@ -72,7 +72,8 @@ examples:
 int cmd_calibrate(const std::vector<std::string>& args) {
     namespace po = boost::program_options;
     calibration_request q;  // the options fill it
-    std::string jobs_text = std::to_string(host_cores()), n_text = "48", reps_text = "3";
+    std::string jobs_text = std::to_string(host_cores()), n_text = std::to_string(q.draws),
+                reps_text = std::to_string(q.replicates);
     po::options_description d("options");
     d.add_options()  //
         ("draws,n", po::value(&n_text)->value_name("N"), "parameter draws to try (default 48; 4 to 10000)");

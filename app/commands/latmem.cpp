@@ -45,8 +45,7 @@ int cmd_latmem(const std::vector<std::string>& args) {
     namespace po = boost::program_options;
     measurement_options m;
     latmem_request q;  // the options fill it
-    q.duration = "1s";
-    std::string loads_text = "2048";
+    std::string loads_text = std::to_string(q.loads);
     po::options_description d("options");
     d.add_options()  //
         ("core", po::value(&q.core)->value_name("ID"), "the core that walks the chain (default: the platform's first)")  //
