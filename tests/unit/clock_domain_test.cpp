@@ -1,4 +1,6 @@
 #include <gtest/gtest.h>
+#include <algorithm>
+#include <vector>
 
 #include "sim/clock_domain.h"
 
@@ -207,4 +209,52 @@ TEST(ClockDomain, SpreadSpectrumQueriesAheadOfTheLastAnswerAreTheFirstEdgeAtOrAf
 TEST(ClockDomain, SpreadSpectrumRejectsImpossibleRates) {
     EXPECT_THROW(clock_domain("x", frequency{1'000'000}, spread_spectrum{100, frequency{0}, 0}), std::invalid_argument);
     EXPECT_THROW(clock_domain("x", frequency{1'000'000}, spread_spectrum{100, frequency{600'000}, 0}), std::invalid_argument);
+}
+
+// Stepping from the last edge computed (short steps forward) and the closed
+// form (jumps, steps back) must agree with edge times summed here period by
+// period: with spread spectrum, 2H times the triangle's value at cycle i is
+// 2 min(i', 2H - i') for i' = i mod 2H, so 2H S(j) is a running sum, and
+// edge k lies at floor(k 10^15 / f) + floor(A 2H S(k + phase) / M) - (same at
+// phase), A = 10^9 ppm, M = 2H f. Small H (a high modulation rate) so that
+// the runs wrap many triangles; queries in a random mix of short steps,
+// steps of up to two triangles, jumps and steps back.
+TEST(ClockDomain, SteppedEdgesAgreeWithEdgesSummedPeriodByPeriod) {
+    using u128 = unsigned __int128;
+    const u128 F = 1'000'000'000'000'000ULL;
+    for (std::uint64_t hz : {832'000'000ULL, 1'800'000'000ULL, 1'000'000'000ULL, 24'000'000ULL}) {
+        for (std::uint32_t ppm : {0u, 1u, 3'615u, 50'000u}) {
+            const std::uint64_t rate = hz / 74;  // H = 37 cycles
+            const std::uint64_t phase = 1'000'003;
+            clock_domain d("d", frequency{hz}, spread_spectrum{ppm, frequency{rate}, phase});
+            const std::uint64_t h = (hz + rate) / (2 * rate), two_h = 2 * h;
+            ASSERT_EQ(h, 37u);
+            const std::uint64_t n = 200'000;  // edges summed
+            std::vector<u128> s2h(n + two_h + 1);  // 2H S(j) for j = 0 .. n + phase mod 2H
+            for (std::uint64_t j = 0; j + 1 < s2h.size(); ++j) {
+                const std::uint64_t i = j % two_h;
+                s2h[j + 1] = s2h[j] + 2 * std::min(i, two_h - i);
+            }
+            const u128 a = u128(1'000'000'000ULL) * ppm, m = u128(two_h) * hz;
+            const std::uint64_t p0 = phase % two_h;
+            auto expected = [&](std::uint64_t k) {
+                const u128 nominal = u128(k) * F / hz;
+                if (ppm == 0) return static_cast<std::uint64_t>(nominal);
+                return static_cast<std::uint64_t>(nominal + a * s2h[k + p0] / m - a * s2h[p0] / m);
+            };
+            std::uint64_t state = hz ^ ppm, k = 0;
+            for (int i = 0; i < 40'000; ++i) {
+                state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+                const std::uint64_t r = state >> 24;
+                switch (r % 8) {
+                    case 0: k = (r >> 8) % (n - 200); break;                 // a jump
+                    case 1: k = k > 50 ? k - (r >> 8) % 50 : k; break;       // a step back
+                    case 2: k += (r >> 8) % (2 * two_h + 1); break;          // up to two triangles
+                    default: k += (r >> 8) % 4; break;                       // the next few edges
+                }
+                if (k >= n) k = (r >> 8) % 1000;
+                ASSERT_EQ(d.time_of(k).fs, expected(k)) << hz << " Hz, " << ppm << " ppm, edge " << k;
+            }
+        }
+    }
 }
