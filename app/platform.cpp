@@ -106,6 +106,23 @@ void platform_config::describe(cfg::struct_schema<platform_config>& s) {
                                     "'" + cl.dsu + "' is not a key of dsus",
                                     names.empty() ? "a DSU declared under dsus:" : "one of " + names);
         }
+        // A mesh has a crosspoint place for every core of its domain.
+        for (const auto& [dname, d] : c.dsus) {
+            if (!d.mesh.enabled()) continue;
+            std::uint64_t members = 0;
+            for (const auto& [name, cl] : c.clusters)
+                if (cl.dsu == dname) members += cl.cores;
+            const std::uint64_t places = std::uint64_t{d.mesh.width} * d.mesh.height * d.mesh.cores_per_xp;
+            if (members > places) {
+                const cfg::node* dn = n ? n->find("dsus") : nullptr;
+                const cfg::node* mn = dn && dn->find(dname) ? dn->find(dname)->find("mesh") : nullptr;
+                throw cfg::config_error(mn ? mn->loc : cfg::source_loc{}, "dsus." + dname + ".mesh",
+                                        std::to_string(members) + " cores on " + std::to_string(d.mesh.width) + " x " +
+                                            std::to_string(d.mesh.height) + " crosspoints of " +
+                                            std::to_string(d.mesh.cores_per_xp) + " cores",
+                                        "at least " + std::to_string(members) + " places (width x height x cores_per_xp)");
+            }
+        }
         if (c.workload.trace && !c.workload.threads.empty()) {
             const cfg::node* wn2 = n ? n->find("workload") : nullptr;
             const cfg::node* tn2 = wn2 ? wn2->find("trace") : nullptr;

@@ -69,6 +69,14 @@ struct memory_system::impl {
                 f.states.push_back(&l1s.back()->state());
             }
         }
+        // A mesh DSU places its cores on its crosspoints, in order.
+        for (unsigned d = 0; d < dsus.size(); ++d) {
+            std::vector<unsigned> members;
+            for (unsigned c = 0, a = 0; c < specs.size(); a += specs[c].cores, ++c)
+                if (specs[c].dsu == static_cast<int>(d))
+                    for (unsigned i = 0; i < specs[c].cores; ++i) members.push_back(a + i);
+            dsus[d]->place(members, agent);
+        }
         f.q = q;
         f.net = &net;
         f.data = &data;
@@ -136,7 +144,10 @@ std::vector<const stat_group*> memory_system::stat_groups() const {
     std::vector<const stat_group*> out;
     for (const auto& c : m->l1s) out.push_back(&c->state().stats);
     for (const auto& c : m->clusters) out.push_back(&c->stats());
-    for (const auto& d : m->dsus) out.push_back(&d->stats());
+    for (const auto& d : m->dsus) {
+        out.push_back(&d->stats());
+        if (d->geometry()) out.push_back(&d->geometry()->stats());
+    }
     out.push_back(&m->ic.stats());
     return out;
 }

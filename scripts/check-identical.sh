@@ -78,6 +78,7 @@ platform_cores() {
     asr_4xa53_4xa73.yaml|exynos5422.yaml|dynamiq_4xa55_4xa75.yaml|rk3588_4xa55_4xa76.yaml) echo "little.0 little.1 big.0 big.1" ;;
     rpi2_4xa7.yaml) echo "cpu.0 cpu.1 cpu.2 cpu.3" ;;
     thunderx2_2s.yaml) echo "s0.0 s0.1 s1.0 s1.1" ;;
+    graviton2.yaml) echo "cpu.0 cpu.1 cpu.30 cpu.63" ;;
     *) echo "" ;;
   esac
 }

@@ -35,11 +35,44 @@ void dsu_params::describe(cfg::struct_schema<dsu_params>& s) {
             "meanwhile: its snoops leave snoop_latency after it reached the DSU, or as the line frees if later (they "
             "follow the line to its new owner); false: they leave snoop_latency after the line frees")
         .def(false);
-    s.sub("l3", &dsu_params::l3, "the shared L3");
+    s.sub("l3", &dsu_params::l3, "the shared L3 (on a mesh: the system-level cache, its slices together)");
+    s.sub("mesh", &dsu_params::mesh, "the domain as a coherent mesh (CMN-style): crosspoints, home nodes, routes");
+    s.rule([](const dsu_params& p, const cfg::node* n, const std::string& path) {
+        if (p.mesh.enabled() && p.far_atomics) {
+            const cfg::node* v = n ? n->find("far_atomics") : nullptr;
+            throw cfg::config_error(v ? v->loc : cfg::source_loc{}, path + ".far_atomics",
+                                    "far atomics on a mesh (not modelled yet)", "false with a mesh");
+        }
+    });
 }
 
 dsu::dsu(const std::string& name, const clock_domain& clock, const dsu_params& p, std::uint32_t line_bytes)
-    : m_clock(&clock), m_p(p), m_l3(cache_geometry{p.l3.size.bytes, p.l3.ways, line_bytes}), m_stats(name + ".l3") {}
+    : m_clock(&clock), m_p(p), m_l3(cache_geometry{p.l3.size.bytes, p.l3.ways, line_bytes}), m_stats(name + ".l3"),
+      m_name(name), m_line_bytes(line_bytes) {}
+
+void dsu::place(const std::vector<unsigned>& agents, unsigned total) {
+    if (!m_p.mesh.enabled()) return;
+    m_mesh = std::make_unique<mesh>(m_name, *m_clock, m_p.mesh, static_cast<unsigned>(agents.size()));
+    m_member.assign(total, 0);
+    for (unsigned i = 0; i < agents.size(); ++i) m_member[agents[i]] = i;
+}
+
+duration dsu::to_home(unsigned agent, std::uint64_t line, duration t) {
+    return m_mesh->route(t, m_mesh->xp_of_core(member(agent)), home_xp(line), 1);
+}
+
+duration dsu::from_home(unsigned agent, std::uint64_t line, duration t, bool data) {
+    return m_mesh->route(t, home_xp(line), m_mesh->xp_of_core(member(agent)), data ? m_p.mesh.data_flits : 1);
+}
+
+duration dsu::answer_reaches(unsigned from, unsigned requester, std::uint64_t line, duration t, bool data) {
+    const unsigned a = m_mesh->xp_of_core(member(from)), b = m_mesh->xp_of_core(member(requester));
+    if (!data) return m_mesh->route(m_mesh->route(t, a, home_xp(line), 1), home_xp(line), b, 1);
+    const duration out = answer_leaves(t);
+    const unsigned flits = m_p.mesh.data_flits;
+    if (m_p.mesh.direct_transfer) return m_mesh->route(out, a, b, flits);
+    return m_mesh->route(m_mesh->route(out, a, home_xp(line), flits), home_xp(line), b, flits);
+}
 
 void dsu::l3_fill(std::uint64_t line) { fill_filter(m_l3, line); }
 

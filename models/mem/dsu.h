@@ -30,17 +30,31 @@
 // later, so they follow the line to its new owner, which completes its own
 // access first (a home that forwards the next request while the line is on
 // its way). A request for an idle line is timed as without it.
+// With `mesh` (mesh.h), the domain is a coherent mesh: its cores sit on
+// crosspoints and each line has its home node on one; a request that its
+// core's own L2 cannot serve alone travels to the home node and is
+// serialised there (so a core nearer the home node wins a race); the
+// lookup (`snoop_latency`) runs there; snoops, grants and L3 (SLC) data
+// travel from it to the cores' XPs; a snooped owner's line goes straight
+// to the requester after `transfer_latency` (or through the home node
+// without direct_transfer), other answers through the home node; the
+// requester's Unblock (CHI's CompAck) travels back to the home node before
+// the line serves its next request. Each trip is mesh::route's (hops and
+// link contention). Far atomics are not modelled on a mesh (a config error).
 // Not modelled: queueing in the DSU (each hop is a fixed latency), L3
-// partitioning, slices, the snoop filter's capacity, and data values (the
+// partitioning, the snoop filter's capacity, and data values (the
 // functional memory holds them).
 // Timing assumptions: `l3.latency` from the request reaching the DSU to its
 // data, in DSU cycles; every hop arrives at the receiver's next clock edge.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "models/cache_array.h"
+#include "models/mem/mesh.h"
 #include "sim/clock_domain.h"
 #include "sim/schema.h"
 #include "sim/stats.h"
@@ -62,6 +76,7 @@ struct dsu_params {
     bool far_atomics = false;    // LSE atomics on lines not unique in the L1 are performed at the L3
     bool overlapped_lookup = false;  // a waiting request's snoop lookup and trip overlap its wait
     l3_params l3;
+    mesh_params mesh;  // width 0: no mesh
     static void describe(cfg::struct_schema<dsu_params>& s);
 };
 
@@ -85,6 +100,20 @@ public:
     // A far atomic reaching the DSU at `t`: when it reaches the L3.
     duration far_at_l3(duration t) const { return snoops_leave(t); }
     bool far_atomics() const { return m_p.far_atomics; }
+
+    // The mesh, when the DSU is one. `agents`: the agent numbers of the
+    // domain's cores in order (placed so on the crosspoints), of `total` agents.
+    bool is_mesh() const { return m_mesh != nullptr; }
+    void place(const std::vector<unsigned>& agents, unsigned total);
+    const mesh* geometry() const { return m_mesh.get(); }
+    // A request of `agent` leaving its XP at `t`: when it reaches the line's home node.
+    duration to_home(unsigned agent, std::uint64_t line, duration t);
+    // From the line's home node at `t` to `agent`'s XP (a snoop, a grant, or with `data` a line).
+    duration from_home(unsigned agent, std::uint64_t line, duration t, bool data);
+    // A snooped core's answer leaving its XP at `t`: when it reaches the
+    // requester's XP (the owner's line after transfer_latency, straight or
+    // through the home node; anything else through the home node).
+    duration answer_reaches(unsigned from, unsigned requester, std::uint64_t line, duration t, bool data);
     bool l3_holds(std::uint64_t line) { return m_l3.find(line) != nullptr; }
     void l3_fill(std::uint64_t line);
     void l3_drop(std::uint64_t line);
@@ -96,6 +125,12 @@ private:
     dsu_params m_p;
     cache_array<char> m_l3;
     stat_group m_stats;
+    std::unique_ptr<mesh> m_mesh;
+    std::vector<unsigned> m_member;  // by agent: its place in the domain (meshes only)
+    unsigned member(unsigned agent) const { return m_member[agent]; }
+    unsigned home_xp(std::uint64_t line) const { return m_mesh->xp_of_home(line, m_line_bytes); }
+    std::string m_name;
+    std::uint32_t m_line_bytes;
 
 public:
     counter l3_hits{m_stats, "l3_hits", "data supplied by the shared L3"};

@@ -37,7 +37,7 @@ struct request_msg {
     bool at_ic;  // reached the interconnect (else: at the requester's SCU)
     duration arrived;
     bool far = false;        // a far atomic: served at the L3 or the interconnect, no copy for the requester
-    bool at_l3 = false;      // a far atomic that reached its DSU's L3
+    bool at_l3 = false;      // reached its DSU's L3 (a far atomic) or its mesh home node (dsu.h)
     bool exclusive = false;  // a store-exclusive's upgrade (fails if the copy is lost meanwhile)
 };
 

@@ -24,7 +24,8 @@ void home::served(std::uint64_t line, hstate before, hevent ev, const home_cell&
     if (!m_f.explaining(line)) return;
     m_f.obs.explain->served();
     const l1_cache& c = *m_f.states[m.agent];
-    m_f.explain(line, std::string("home (") + (m.at_ic ? "interconnect" : c.core.substr(0, c.core.find('.')) + " SCU") +
+    const bool at_node = m.at_l3 && !m.far;  // a mesh's home node
+    m_f.explain(line, std::string("home (") + (m.at_ic ? "interconnect" : at_node ? "mesh home node" : c.core.substr(0, c.core.find('.')) + " SCU") +
                           ") in " + name(before) + " serves " + name(ev) + " from " + c.core + ": " + cell_text(cell));
 }
 
@@ -85,6 +86,14 @@ void home::to_interconnect(const request_msg& m, unsigned k, duration now) {
     m_f.q->at(at, rank(phase::request, m_ic.arbitration_key(m.agent)), [this, fwd] { arrive(fwd); });
 }
 
+// Sends a request from its core's crosspoint to its line's home node on the mesh.
+void home::to_home_node(const request_msg& m, dsu& d, duration now) {
+    request_msg fwd = m;
+    fwd.at_l3 = true;
+    m_f.q->at(d.to_home(m.agent, m.line, now), rank(phase::request, m_ic.arbitration_key(m.agent)),
+              [this, fwd] { arrive(fwd); });
+}
+
 void home::process(line_record& h, const request_msg& m) {
     const duration now = kernel::now();
     delivery& net = *m_f.net;
@@ -108,18 +117,24 @@ void home::process(line_record& h, const request_msg& m) {
         m_f.q->at(net.scu_to_l1(k, now), rank(phase::response, agent), [c, line] { c->put_ack(line); });
         return;
     }
+    dsu* d = dsu_for(k);
+    // On a mesh, every request but one its core's own L2 serves alone goes
+    // to the line's home node and is served there.
+    const bool on_mesh = d && d->is_mesh() && !m.at_ic;
+    if (on_mesh && !m.at_l3 &&
+        !(cell.grant_clean != grant::Excl_Fail && cell.mem_read && cl.l2_holds(line) && h.e.targets(cell, static_cast<int>(agent)).empty()))
+        return to_home_node(m, *d, now);
     if (cell.grant_clean == grant::Excl_Fail) {
         step(h, tevent::Immediate, "exclusive failure served on a busy line", line);
         ++h.traffic.exclusive_fails;
         served(line, h.e.state, ev, cell, m);
         // No transaction: the answer goes straight back (no data).
-        const duration at = m.at_ic ? net.home_to_scu(k, line, now, false) : now;
+        const duration at = m.at_ic ? net.home_to_scu(k, line, now, false) : on_mesh ? d->from_home(agent, line, now, false) : now;
         l1_port* c = m_f.l1s[agent];
         m_f.q->at(net.scu_to_l1(k, at), rank(phase::response, agent), [c, line] { c->exclusive_failed(line); });
         return;
     }
     const auto t = h.e.targets(cell, m.far ? -1 : static_cast<int>(agent));
-    dsu* d = dsu_for(k);
     const bool in_l2 = cl.l2_holds(line);
     const bool in_l3 = d && d->l3_holds(line);
     // A far atomic stays in the domain when its DSU performs atomics at the L3.
@@ -154,6 +169,15 @@ void home::process(line_record& h, const request_msg& m) {
             // which may come later: answer()).
             if (cell.mem_read) ++(in_l3 ? d->l3_hits : cl.l2_hits);
             tx.ready = d->l3_data(now);
+        } else if (on_mesh && m.at_l3) {
+            // At the home node: the SLC slice's data, or the grant alone,
+            // travels back to the requester (with snoops, the answers time it).
+            if (cell.mem_read) {
+                ++(in_l3 ? d->l3_hits : cl.l2_hits);
+                tx.ready = d->from_home(agent, line, d->l3_data(now), true);
+            } else if (t.empty()) {
+                tx.ready = d->from_home(agent, line, now, false);
+            }
         } else if (cell.mem_read) {
             if (in_l2) {
                 ++cl.l2_hits;
@@ -170,7 +194,8 @@ void home::process(line_record& h, const request_msg& m) {
         for (int a : t) {
             const snoop s = a == h.e.owner ? cell.to_owner : cell.to_sharers;
             l1_port* c = m_f.l1s[static_cast<unsigned>(a)];
-            m_f.q->at(net.scu_to_l1(cluster_of(a), out), rank(phase::snoop, static_cast<std::uint64_t>(a)),
+            const duration at = on_mesh ? d->from_home(static_cast<unsigned>(a), line, out, false) : out;
+            m_f.q->at(net.scu_to_l1(cluster_of(a), at), rank(phase::snoop, static_cast<std::uint64_t>(a)),
                       [c, s, line] { c->snoop(s, line); });
         }
     } else {
@@ -234,8 +259,10 @@ void home::snoop_answered(unsigned k, unsigned agent_, std::uint64_t line, bool 
             else if (d)
                 ++d->transfers, ++h.traffic.cross_cluster;
         }
-        m_f.q->at(d ? d->answer_leaves(at_scu) : at_scu, rank(phase::response, agent_),
-                  [this, line, agent, data, dirty] { answer(line, agent, data, dirty); });
+        const duration at = !d ? at_scu
+                            : h.tx.req.at_l3 && d->is_mesh() ? d->answer_reaches(agent_, h.tx.req.agent, line, at_scu, data)
+                                                             : d->answer_leaves(at_scu);
+        m_f.q->at(at, rank(phase::response, agent_), [this, line, agent, data, dirty] { answer(line, agent, data, dirty); });
         return;
     }
     // Global: the cluster answers once all its snooped L1s have.
@@ -303,7 +330,7 @@ void home::far_result(line_record& h) {
         if (dsu* d = atomics_dsu(k)) d->l3_fill(line);
         const duration at = m_f.net->scu_to_l1(k, m_f.net->home_to_scu(k, line, tx.ready, false));
         m_f.l1s[tx.req.agent]->far_result(line, at);
-        unblock(line);
+        unblocked(line);
         return;
     }
     const unsigned agent = tx.req.agent;
@@ -314,11 +341,24 @@ void home::far_result(line_record& h) {
             if (same_domain(j, k)) m_clusters[j]->l2_drop(line);
         d.l3_fill(line);
         m_f.l1s[agent]->far_result(line, m_f.net->scu_to_l1(k, d.answer_leaves(kernel::now())));
-        unblock(line);
+        unblocked(line);
     });
 }
 
 void home::unblock(std::uint64_t line) {
+    // On a mesh, the requester's Unblock travels back to the home node first.
+    line_record& h = record(line);
+    const request_msg& r = h.tx.req;
+    if (h.phase != tstate::Idle && !h.tx.global && r.at_l3 && !r.far) {
+        dsu* d = dsu_for(cluster_of(static_cast<int>(r.agent)));
+        m_f.q->at(d->to_home(r.agent, line, kernel::now()), rank(phase::response, r.agent),
+                  [this, line] { unblocked(line); });
+        return;
+    }
+    unblocked(line);
+}
+
+void home::unblocked(std::uint64_t line) {
     line_record& h = record(line);
     step(h, tevent::Unblock, "unblock of an idle line", line);
     while (h.phase == tstate::Idle && !h.waiting.empty()) {

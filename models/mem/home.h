@@ -121,6 +121,9 @@ private:
         return r;
     }
     void process(line_record& h, const request_msg& m);
+    void to_home_node(const request_msg& m, dsu& d, duration now);
+    // The Unblock reached the point of serialisation: the line serves its next request.
+    void unblocked(std::uint64_t line);
     void served(std::uint64_t line, protocol::hstate before, protocol::hevent ev, const protocol::home_cell& cell,
                 const request_msg& m);
     // The line's transaction takes event `e` (the transaction table); an

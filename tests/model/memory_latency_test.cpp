@@ -29,6 +29,21 @@ struct op_times {
     duration before, after;
 };
 
+// `from` stores v to A; 10,000 of its cycles later `to` loads it: the load's
+// start and end.
+op_times store_then_load(system_model& sys, const char* from, const char* to, std::uint64_t v) {
+    op_times rd;
+    sys.find_core(from)->set_program([v](core& c) { c.store(A, v); });
+    sys.find_core(to)->set_program([&rd, v](core& c) {
+        c.work(cycles{10'000});
+        rd.before = c.local_time();
+        EXPECT_EQ(c.load(A), v);
+        rd.after = c.local_time();
+    });
+    run_for_fs(1'000'000'000'000ULL);
+    return rd;
+}
+
 }  // namespace
 
 TEST(MemoryLatency, MissToMemoryThenL1Hit) {
@@ -148,15 +163,7 @@ TEST(MemoryLatency, UpgradeFromShared) {
 
 TEST(MemoryLatency, TransferInsideTheClusterStaysThere) {
     system_model sys(test_platform());
-    op_times rd;
-    sys.find_core("little.0")->set_program([&](core& c) { c.store(A, 5); });
-    sys.find_core("little.1")->set_program([&](core& c) {
-        c.work(cycles{10'000});
-        rd.before = c.local_time();
-        EXPECT_EQ(c.load(A), 5u);
-        rd.after = c.local_time();
-    });
-    run_for_fs(1'000'000'000'000ULL);
+    const op_times rd = store_then_load(sys, "little.0", "little.1", 5);
     const hops h;
     // 3 + 2 to the SCU, 2 to little.0's L1, 2 back, 2 to little.1's L1.
     EXPECT_EQ(rd.after.fs, h.L.edge_after(rd.before, cycles{11}).fs);
@@ -270,15 +277,7 @@ void dsu_transfer_case(const char* from, unsigned from_agent, std::uint64_t snoo
     const std::string lat = "dsus.dsu0.snoop_latency=" + std::to_string(snoop) + "cycles";
     const std::string tr = "dsus.dsu0.transfer_latency=" + std::to_string(transfer) + "cycles";
     system_model sys(test_platform({dynamiq[0], dynamiq[1], dynamiq[2], lat.c_str(), tr.c_str()}));
-    op_times rd;
-    sys.find_core(from)->set_program([&](core& c) { c.store(A, 6); });
-    sys.find_core("little.0")->set_program([&](core& c) {
-        c.work(cycles{10'000});
-        rd.before = c.local_time();
-        EXPECT_EQ(c.load(A), 6u);
-        rd.after = c.local_time();
-    });
-    run_for_fs(1'000'000'000'000ULL);
+    const op_times rd = store_then_load(sys, from, "little.0", 6);
     const hops h;
     const clock_domain D("dsu", frequency{1'200'000'000});
     const clock_domain& T = std::string(from).rfind("big", 0) == 0 ? h.B : h.L;
@@ -302,6 +301,65 @@ TEST(MemoryLatency, DynamiqTransferBetweenClustersStaysInTheDsu) { dsu_transfer_
 TEST(MemoryLatency, DynamiqTransferBetweenClustersTakesTheDsusHops) { dsu_transfer_case("big.0", 2, 10, 7); }
 
 TEST(MemoryLatency, DynamiqTransferInsideAClusterGoesThroughTheDsuToo) { dsu_transfer_case("little.1", 1, 10, 7); }
+
+namespace {
+// The test platform's four cores on a 2 x 2 mesh at 1 GHz, one core per
+// crosspoint: little.0 at XP 0 (0,0), little.1 at XP 1 (1,0), big.0 at XP 2
+// (0,1), big.1 at XP 3 (1,1); a home node on every XP, line k's at XP k mod 4
+// (A = 0x1000, line 64: XP 0).
+const char* const meshed[] = {
+    "dsus={m: {freq: 1GHz, snoop_latency: 5cycles, transfer_latency: 7cycles, l3: {size: 2MiB, ways: 16, latency: 20cycles}, "
+    "mesh: {width: 2, height: 2, cores_per_xp: 1, hop_latency: 3cycles}}}",
+    "clusters.little.dsu=m", "clusters.big.dsu=m"};
+}  // namespace
+
+// A line handed across the mesh: the request travels to the line's home
+// node, the snoop from there to the owner's crosspoint, the owner's line
+// straight to the requester (direct transfer); each hop 3 mesh cycles.
+TEST(MemoryLatency, MeshTransferTravelsToTheHomeNodeAndStraightBack) {
+    system_model sys(test_platform({meshed[0], meshed[1], meshed[2]}));
+    const op_times rd = store_then_load(sys, "big.1", "little.0", 6);
+    const hops h;
+    const clock_domain M("mesh", frequency{1'000'000'000});
+    // 3 + 2 little cycles to its crosspoint, which is the home node's: the
+    // next mesh edge; the lookup (5); the snoop to XP 3, two hops (6); big.1's
+    // SCU hop in (2 big cycles) and its answer's out (2); the line read out
+    // (7) and straight back to XP 0, two hops (6); the grant's SCU hop (2
+    // little cycles).
+    const duration at_home = M.next_edge(h.L.edge_after(rd.before, cycles{5}));
+    const duration snooped = h.B.edge_after(M.edge_after(at_home, cycles{5 + 6}), cycles{2});
+    const duration back = M.edge_after(M.edge_after(h.B.edge_after(snooped, cycles{2}), cycles{7}), cycles{6});
+    EXPECT_EQ(rd.after.fs, h.L.edge_after(back, cycles{2}).fs);
+    EXPECT_EQ(sys.memory().l1_state(3, A), cstate::O);
+    EXPECT_EQ(counter_value(sys, "m.l3", "transfers"), 1u);
+    // Beyond the mesh only big.1's first store, a miss in every cache (to DRAM).
+    EXPECT_EQ(counter_value(sys, "interconnect", "requests"), 1u);
+    EXPECT_GT(counter_value(sys, "m.mesh", "hops"), 0u);
+}
+
+// Two stores to one line at the same instant from little.0 (XP 0) and big.1
+// (XP 3): the request nearer the line's home node reaches it first and is
+// served first, so the other store is the one that stays. The home node of
+// A is at XP 0 (little.0's), of A + 0xC0 at XP 3 (big.1's).
+void mesh_race_case(std::uint64_t addr, std::uint64_t last_writer) {
+    system_model sys(test_platform({meshed[0], meshed[1], meshed[2]}));
+    // Both start their store at 3 us, a time on both cores' clocks' edges
+    // (832 MHz: 2496 cycles; 1.75 GHz: 5250).
+    sys.find_core("little.0")->set_program([&](core& c) {
+        c.work(cycles{2496});
+        c.store(addr, 1);
+    });
+    sys.find_core("big.1")->set_program([&](core& c) {
+        c.work(cycles{5250});
+        c.store(addr, 2);
+    });
+    run_for_fs(1'000'000'000'000ULL);
+    EXPECT_EQ(sys.memory().peek(addr, 8), last_writer);
+}
+
+// Home at little.0's XP: little.0 first, big.1's store stays; and the other way round.
+TEST(MemoryLatency, MeshTheCoreNearerTheHomeNodeIsServedFirst) { mesh_race_case(A, 2); }
+TEST(MemoryLatency, MeshTheCoreNearerTheHomeNodeIsServedFirstEitherWay) { mesh_race_case(A + 0xC0, 1); }
 
 TEST(MemoryLatency, DynamiqL3Hit) {
     // big.0 reads A (filling big's L2 and the DSU's L3) and evicts it from its

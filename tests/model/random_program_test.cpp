@@ -38,3 +38,31 @@ TEST_P(RandomProgramWayStalls, MoreMissesInFlightThanWays) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Seeds, RandomProgramWayStalls, ::testing::Values(3, 4, 5));
+
+// The same random platforms with every cluster under one coherent mesh
+// (dsu.h, mesh.h): 2 cores to a crosspoint, a home node on every one, and
+// the hop, link occupancy and direct transfer varied by seed; every check of
+// the header holds.
+class RandomProgramOnAMesh : public ::testing::TestWithParam<std::uint64_t> {};
+
+TEST_P(RandomProgramOnAMesh, InvariantsAndDataHold) {
+    const std::uint64_t seed = GetParam();
+    unsigned n_cores = 0, n_clusters = 0;
+    random_platform(seed, n_cores, n_clusters);
+    std::vector<std::string> extra = {
+        "dsus={d0: {freq: 1.2GHz, snoop_latency: " + std::to_string(seed % 7) + "cycles, transfer_latency: " +
+        std::to_string(seed % 5) + "cycles, l3: {size: 64KiB, ways: 4, latency: 20cycles}, mesh: {width: " +
+        std::to_string(2 + seed % 2) + ", height: 2, cores_per_xp: 2, hop_latency: " + std::to_string(1 + seed % 3) +
+        "cycles, link_occupancy: " + std::to_string(seed % 3) + "cycles, direct_transfer: " + (seed % 2 ? "true" : "false") +
+        "}}}"};
+    for (unsigned k = 0; k < n_clusters; ++k) {
+        extra.push_back("clusters.c" + std::to_string(k) + ".dsu=d0");
+        extra.push_back("clusters.c" + std::to_string(k) + ".socket=0");
+    }
+    const auto r = run_random_program(seed, 3000, extra);
+    EXPECT_EQ(r.failure, "") << "platform:" << r.platform;
+    EXPECT_EQ(r.finished, r.cores);
+    EXPECT_GE(r.instructions, 3000u * r.cores);
+}
+
+INSTANTIATE_TEST_SUITE_P(Seeds, RandomProgramOnAMesh, ::testing::Range<std::uint64_t>(1, 17));

@@ -374,6 +374,20 @@ TEST_F(ConfigTest, ErrorUnknownDsu) {
     EXPECT_EQ(load(f, {"clusters.little.dsu=dsu0"}).clusters.items[0].second.dsu, "dsu0");
 }
 
+TEST_F(ConfigTest, ErrorMeshThatCannotHoldItsDomain) {
+    const auto f = write("a.yaml", std::string(minimal) + "dsus: {m: {freq: 1GHz}}\n");
+    // Every core needs a place: 1 core on 1 x 1 crosspoints of 1 fits; 2 cores do not.
+    EXPECT_EQ(load(f, {"clusters.little.dsu=m", "dsus.m.mesh={width: 1, height: 1}"}).dsus.items[0].second.mesh.width, 1u);
+    expect_has(error_of(f, {"clusters.little.dsu=m", "clusters.little.cores=2", "dsus.m.mesh={width: 1, height: 1}"}),
+               "dsus.m.mesh: 2 cores on 1 x 1 crosspoints of 1 cores (expected at least 2 places (width x height x cores_per_xp))");
+    expect_has(error_of(f, {"dsus.m.mesh={width: 2}"}),
+               "dsus.m.mesh: a mesh of 2 x 0 crosspoints (expected width and height both above 0 (a mesh), or both 0 (none))");
+    expect_has(error_of(f, {"dsus.m.mesh={width: 2, height: 2, home_nodes: 5}"}),
+               "dsus.m.mesh.home_nodes: 5 home nodes on 4 crosspoints (expected at most one per crosspoint");
+    expect_has(error_of(f, {"dsus.m.far_atomics=true", "dsus.m.mesh={width: 2, height: 2}"}),
+               "dsus.m.far_atomics: far atomics on a mesh (not modelled yet) (expected false with a mesh)");
+}
+
 TEST_F(ConfigTest, OverridesReachIntoListItems) {
     const auto c = load("", {"workload.threads.1.outside=50cycles", "workload.threads.0={core: little.1}"});
     ASSERT_EQ(c.workload.threads.size(), 2u);
@@ -591,7 +605,7 @@ TEST_F(ConfigTest, CalibratedBlocksOfAnIncludedFileAreRelativeAndPairDrawByDraw)
 // the same values. Two clusters differ on purpose, and are named: the
 // Exynos 5422's A7 L2 measures slower than the Raspberry Pi 2's (the preset's
 // source), and the ThunderX2 preset is an estimate whose 28 private L2s are
-// arranged into different ways. Values given as NOMINAL ~ LO..HI stay (the
+// arranged into different ways; Graviton2's L2 differs on purpose (below). Values given as NOMINAL ~ LO..HI stay (the
 // file's calibration refers to them).
 TEST_F(ConfigTest, CorePresetsGiveTheShippedPlatformsCaches) {
     const fs::path dir = fs::path(COHSIM_SOURCE_DIR) / "configs" / "platforms";
@@ -623,9 +637,17 @@ TEST_F(ConfigTest, CorePresetsGiveTheShippedPlatformsCaches) {
             EXPECT_EQ(p.l1.size.bytes, cl.l1.size.bytes) << what;
             EXPECT_EQ(p.l1.ways, cl.l1.ways) << what;
             EXPECT_EQ(p.l1.hit_latency, cl.l1.hit_latency) << what;
-            EXPECT_EQ(p.l2.size.bytes, cl.l2.size.bytes) << what;
-            EXPECT_EQ(p.l2.ways, cl.l2.ways) << what;
-            EXPECT_EQ(p.l2.latency, cl.l2.latency) << what;
+            if (what == "graviton2.yaml cpu") {
+                // On purpose: its cluster L2 is one core's 1MB (the preset
+                // adds up the 64), at Arm's and AnandTech's 11 cycles where
+                // the preset's Altra ramlat measures 14 (sources.md 11, 14).
+                EXPECT_EQ(p.l2.size.bytes, 64 * cl.l2.size.bytes) << what;
+                EXPECT_EQ(p.l2.latency.n, cl.l2.latency.n + 3) << what;
+            } else {
+                EXPECT_EQ(p.l2.size.bytes, cl.l2.size.bytes) << what;
+                EXPECT_EQ(p.l2.ways, cl.l2.ways) << what;
+                EXPECT_EQ(p.l2.latency, cl.l2.latency) << what;
+            }
             EXPECT_EQ(p.scu.request_latency, cl.scu.request_latency) << what;
             EXPECT_EQ(p.scu.snoop_latency, cl.scu.snoop_latency) << what;
             EXPECT_TRUE(preset.cache_warnings.empty()) << what << ": " << preset.cache_warnings.front();

@@ -15,6 +15,7 @@
 #include "models/mem/dsu.h"
 #include "models/mem/functional_memory.h"
 #include "models/mem/interconnect.h"
+#include "models/mem/mesh.h"
 #include "models/mem/socket_link.h"
 
 using namespace cohsim;
@@ -154,6 +155,71 @@ TEST(Dsu, AnL3HitTakesItsLatencyInTheDsusClock) {
     EXPECT_TRUE(d.l3_holds(0x40));
     d.l3_drop(0x40);
     EXPECT_FALSE(d.l3_holds(0x40));
+}
+
+// A mesh's geometry: cores in order, `cores_per_xp` to a crosspoint, XPs
+// row by row; home nodes spread evenly; hops in X then Y.
+TEST(Mesh, PlacesCoresAndHomeNodesAndCountsHops) {
+    const clock_domain clk("m", frequency{1'000'000'000});
+    mesh_params p;
+    p.width = 4, p.height = 2, p.cores_per_xp = 2, p.home_nodes = 3;
+    const mesh m("m", clk, p, 16);
+    EXPECT_EQ(m.xp_of_core(0), 0u);
+    EXPECT_EQ(m.xp_of_core(5), 2u);
+    EXPECT_EQ(m.xp_of_core(15), 7u);
+    // Slices at XPs floor(s * 8 / 3): 0, 2, 5; line k goes to slice k mod 3.
+    EXPECT_EQ(m.xp_of_home(0x000, 64), 0u);
+    EXPECT_EQ(m.xp_of_home(0x040, 64), 2u);
+    EXPECT_EQ(m.xp_of_home(0x080, 64), 5u);
+    EXPECT_EQ(m.xp_of_home(0x0C0, 64), 0u);
+    EXPECT_EQ(m.hops(0, 7), 4u);  // (0,0) to (3,1)
+    EXPECT_EQ(m.hops(6, 1), 2u);  // (2,1) to (1,0)
+    EXPECT_EQ(m.hops(3, 3), 0u);
+    EXPECT_THROW(mesh("m", clk, p, 17), std::invalid_argument);  // 17 cores on 8 XPs of 2
+}
+
+TEST(Mesh, AMessageTakesItsHopsAndWaitsForBusyLinks) {
+    // 4 x 1 crosspoints, 1 GHz, 3 cycles a hop, a flit holds a link 2 cycles.
+    const clock_domain clk("m", frequency{1'000'000'000});
+    mesh_params p;
+    p.width = 4, p.height = 1, p.hop_latency = cycles{3}, p.link_occupancy = cycles{2};
+    mesh m("m", clk, p, 4);
+    // From the 1 ns edge, three hops of 3 cycles: 10 ns. The links are held
+    // for cycles 1-3, 4-6 and 7-9.
+    EXPECT_EQ(m.route(duration{500'000}, 0, 3, 1).fs, 10 * ns);
+    // A second message on the same way from the same edge waits 2 cycles for
+    // the first link (cycle 3), then finds each next one just free: 12 ns.
+    EXPECT_EQ(m.route(at_ns(1), 0, 3, 1).fs, 12 * ns);
+    // The other direction's links are its own; one port to another of the
+    // same XP crosses no link: the next edge.
+    EXPECT_EQ(m.route(at_ns(1), 3, 0, 1).fs, 10 * ns);
+    EXPECT_EQ(m.route(duration{1'500'000}, 2, 2, 1).fs, 2 * ns);
+    // A line of data (2 flits) holds each link 4 cycles: the next message
+    // behind it on the first link starts 4 cycles after it.
+    EXPECT_EQ(m.route(at_ns(20), 0, 1, 2).fs, 23 * ns);
+    EXPECT_EQ(m.route(at_ns(20), 0, 1, 1).fs, 27 * ns);
+    EXPECT_EQ(counter_of(m.stats(), "link_waits"), 2u + 4u);
+    EXPECT_EQ(counter_of(m.stats(), "messages"), 6u);
+    EXPECT_EQ(counter_of(m.stats(), "hops"), 3u + 3u + 3u + 0u + 1u + 1u);
+}
+
+TEST(Dsu, OnAMeshItsTripsGoBetweenTheCoresAndTheLinesHomeNode) {
+    // 2 x 2 XPs of one core each, 1 GHz, 2 cycles a hop; agents 10..13 are
+    // the domain's cores 0..3 (XPs 0..3); line 0x0C0 (line 3) lives at XP 3.
+    const clock_domain clk("dsu", frequency{1'000'000'000});
+    dsu_params p;
+    p.transfer_latency = cycles{5};
+    p.mesh.width = 2, p.mesh.height = 2, p.mesh.hop_latency = cycles{2};
+    dsu d("dsu", clk, p, 64);
+    d.place({10, 11, 12, 13}, 14);
+    ASSERT_TRUE(d.is_mesh());
+    EXPECT_EQ(d.to_home(10, 0x0C0, at_ns(1)).fs, 5 * ns);       // XP 0 to 3: two hops
+    EXPECT_EQ(d.from_home(13, 0x0C0, at_ns(1), false).fs, 1 * ns);  // at the home's own XP
+    EXPECT_EQ(d.from_home(11, 0x0C0, at_ns(10), true).fs, 12 * ns);  // XP 3 to 1: one hop
+    // The owner's line: 5 cycles, then straight to the requester (XP 1 to 2: two hops).
+    EXPECT_EQ(d.answer_reaches(11, 12, 0x0C0, at_ns(30), true).fs, 39 * ns);
+    // An answer without data goes through the home node: XP 1 to 3, then 3 to 2.
+    EXPECT_EQ(d.answer_reaches(11, 12, 0x0C0, at_ns(50), false).fs, 54 * ns);
 }
 
 // Two clusters at 1 GHz on sockets 0 and 1, an interconnect at 500 MHz with
