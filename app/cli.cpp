@@ -105,6 +105,10 @@ const std::vector<command>& commands() {
         {"latmem", "PLATFORM",
          {"load-to-use latency against working-set size (a pointer", "chase, as lmbench's lat_mem_rd measures a board)"},
          cmd_latmem},
+        {"scale", "PLATFORM",
+         {"how a lock scales: its throughput, fairness and events per",
+          "acquisition against the threads contending, per placement"},
+         cmd_scale},
     };
     return list;
 }

@@ -164,14 +164,6 @@ void judge(json& ref, double lo, double hi) {
     ref["pass"] = lo >= ref["allowed_lo_ns"].get<double>() && hi <= ref["allowed_hi_ns"].get<double>();
 }
 
-// The platform as the sweep's points see it (bad input stops here).
-platform_config load_sweep_config(const sweep_def& def) {
-    platform_config c = load_platform(def.config, numbered(def.sets));
-    // Hand-offs and load-to-use times hinge on the cache latencies: say when they are generic.
-    for (const auto& g : c.cache_warnings) std::cerr << "cohsim: warning: " << def.config << ": " << g << "\n";
-    return c;
-}
-
 // The clocks the reference boards ran at (`clocks:` of the platform in
 // references.yaml), as --set overrides of each cluster's freq: --check
 // compares at the measured machine's clocks, as a user compares a board.
@@ -256,6 +248,13 @@ json check_references(json refs, const json& groups) {
 }
 
 }  // namespace
+
+platform_config load_sweep_config(const sweep_def& def) {
+    platform_config c = load_platform(def.config, numbered(def.sets));
+    // Hand-offs and load-to-use times hinge on the cache latencies: say when they are generic.
+    for (const auto& g : c.cache_warnings) std::cerr << "cohsim: warning: " << def.config << ": " << g << "\n";
+    return c;
+}
 
 sweep_def microbench_sweep(const std::vector<std::string>& positional, const std::string& cmd,
                           const std::vector<std::string>& sets, bool check) {

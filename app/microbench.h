@@ -71,4 +71,9 @@ int measure_latmem(latmem_request request);
 sweep_def microbench_sweep(const std::vector<std::string>& positional, const std::string& cmd,
                            const std::vector<std::string>& sets, bool check);
 
+// The platform as the sweep's points see it (bad input stops here), with a
+// warning on stderr for each generic cache value.
+struct platform_config;
+platform_config load_sweep_config(const sweep_def& def);
+
 }  // namespace cohsim

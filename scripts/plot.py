@@ -33,6 +33,12 @@ python3-matplotlib). Usually run through `cohsim plot RUN_DIR`.
       dependent load against the working set (log-log), the published
       figures checked (--check) as bars.
 
+  plot.py scale SCALE_DIR [--out DIR]
+      SCALE_DIR/scale.json (cohsim scale) -> scale.{png,svg}: the lock's
+      throughput against the thread count (log-log), a line per placement
+      with its 5-95% band when the points had members; beside it the model
+      events per acquisition.
+
   plot.py c2c C2C_DIR [--out DIR]
       C2C_DIR/c2c.json (cohsim c2c) -> c2c.{png,svg}: the core-to-core
       latency matrix as a heatmap, one-way ns per hand-off in each cell.
@@ -44,6 +50,7 @@ import os
 import sys
 
 import matplotlib
+import matplotlib.ticker
 
 matplotlib.use("Agg")
 matplotlib.rcParams["svg.hashsalt"] = "cohsim"  # identical SVGs for identical results
@@ -531,6 +538,42 @@ def plot_c2c(a):
     return save(fig, out, "c2c")
 
 
+def plot_scale(a):
+    """Throughput against threads, one line (and 5-95% band) per placement;
+    beside it the model events per acquisition (the simulation's cost)."""
+    d = a.scale_dir
+    rep = load_report(d, "scale.json")
+    fig, (ax, bx) = plt.subplots(1, 2, figsize=(12, 4.5))
+    placements = []
+    for p in rep["points"]:
+        if p["placement"] not in placements:
+            placements.append(p["placement"])
+    banded = rep["members"] > 1
+    for placement in placements:
+        pts = [p for p in rep["points"] if p["placement"] == placement and p["throughput_per_s"] is not None]
+        xs = [p["threads"] for p in pts]
+        for axis, key in ((ax, "throughput_per_s"), (bx, "events_per_acquisition")):
+            line, = axis.plot(xs, [p[key]["p50"] for p in pts], marker="o", label=placement + (" (median)" if banded else ""))
+            if banded:
+                axis.fill_between(xs, [p[key]["p5"] for p in pts], [p[key]["p95"] for p in pts], color=line.get_color(),
+                                  alpha=0.2, label=placement + " (5-95% of members)")
+    for axis in (ax, bx):
+        axis.set_xscale("log", base=2)
+        axis.xaxis.set_major_formatter(matplotlib.ticker.ScalarFormatter())  # 1, 2, 4, ... rather than 2^k
+        axis.set_xlabel("threads")
+        axis.grid(True, which="both", alpha=0.3)
+        axis.legend(fontsize=8)
+    ax.set_yscale("log")
+    ax.set_ylabel("lock acquisitions per second (all threads)")
+    bx.set_ylabel("model events per acquisition")
+    fig.suptitle(f"{rep['platform']}: {rep['program']}, {rep['duration']} per run" +
+                 (f", {rep['members']} members per point" if banded else ""))
+    fig.tight_layout()
+    out = a.out or d
+    os.makedirs(out, exist_ok=True)
+    return save(fig, out, "scale")
+
+
 def main():
     p = argparse.ArgumentParser(prog="cohsim plot", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="what", required=True)
@@ -553,7 +596,14 @@ def main():
     m = sub.add_parser("latmem", help="the curve of a `cohsim latmem` directory")
     m.add_argument("latmem_dir")
     m.add_argument("--out", help="where the plots go (default: LATMEM_DIR)")
+    s = sub.add_parser("scale", help="throughput against threads of a `cohsim scale` directory")
+    s.add_argument("scale_dir")
+    s.add_argument("--out", help="where the plots go (default: SCALE_DIR)")
     a = p.parse_args()
+    if a.what == "scale":
+        for path in plot_scale(a):
+            print(path)
+        return
     if a.what == "latmem":
         for path in plot_latmem(a):
             print(path)

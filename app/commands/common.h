@@ -42,5 +42,6 @@ int cmd_validate(const std::vector<std::string>& args);
 int cmd_calibrate(const std::vector<std::string>& args);
 int cmd_c2c(const std::vector<std::string>& args);
 int cmd_latmem(const std::vector<std::string>& args);
+int cmd_scale(const std::vector<std::string>& args);
 
 }  // namespace cohsim

@@ -34,6 +34,9 @@ For a sweep directory (`cohsim sweep --out SWEEP_DIR`):
                            value of any other swept path; without --y, lines
                            (sweep_METRIC_lines.png/.svg); --x may be left out
                            when the sweep varies one path
+For a scaling directory (`cohsim scale --out DIR`):
+  scale.png/.svg           the lock's throughput against threads, a line (and
+                           5-95% band) per placement; the events per acquisition
 The work is done by scripts/plot.py (python3 scripts/plot.py --help).
 
 examples:
@@ -55,8 +58,9 @@ int cmd_plot(const std::vector<std::string>& args) {
     const bool predict = std::filesystem::exists(dir / "prediction.json");
     const bool c2c = std::filesystem::exists(dir / "c2c.json");
     const bool latmem = std::filesystem::exists(dir / "latmem.json");
+    const bool scale = std::filesystem::exists(dir / "scale.json");  // (a scale directory holds its sweep.json too)
     const bool sweep = std::filesystem::exists(dir / "sweep.json");
-    std::vector<std::string> script_args = {predict ? "predict" : c2c ? "c2c" : latmem ? "latmem" : sweep ? "sweep" : "run"};
+    std::vector<std::string> script_args = {predict ? "predict" : c2c ? "c2c" : latmem ? "latmem" : scale ? "scale" : sweep ? "sweep" : "run"};
     script_args.insert(script_args.end(), args.begin(), args.end());
     return exec_script("plot.py", script_args);
 }
