@@ -130,6 +130,7 @@ int suite(const std::string& self, std::string cohsim, bool full) {
         {"qspinlock, 8 cores (asr platform)", (src / "bench/qspinlock_8_cores.yaml").string(), "20ms", {}, "5ms"},
         {"qspinlock, 64 cores (two sockets)", (src / "bench/qspinlock_64_cores.yaml").string(), "2ms", {}, "500us"},
         {"lockref, 64 cores (two sockets)", (src / "bench/lockref_64_cores.yaml").string(), "2ms", {}, "500us"},
+        {"qspinlock, 64 cores (Graviton2 mesh)", (src / "bench/qspinlock_graviton2.yaml").string(), "2ms", {}, "500us"},
     };
 #ifdef COHSIM_C_WORKLOADS
     // The same contention with the qspinlock compiled from C (workloads/c/qspinlock.c): decoded machine code.
