@@ -43,6 +43,11 @@ void home::arrive(request_msg m) {
     m.arrived = kernel::now();
     line_record& h = record(m.line);
     if (transaction_transition(h.phase, tevent::Request).kind == outcome::stall) {
+        // On a mesh a request for a busy line goes on to the home node (its
+        // own L2 cannot serve it while another core's transaction holds the
+        // line) and waits there, in the order it arrives there.
+        dsu* d = m.at_ic || m.at_l3 || m.r >= request::PutS ? nullptr : dsu_for(cluster_of(static_cast<int>(m.agent)));
+        if (d && d->is_mesh()) return to_home_node(m, *d, m.arrived);
         h.waiting.push_back(m);
         return;
     }
