@@ -478,4 +478,17 @@ std::string format_csv(const system_model& sys, const run_outcome& run) {
     return os.str();
 }
 
+std::vector<std::uint64_t> lock_operations(const json& result) {
+    std::vector<std::uint64_t> out;
+    for (const auto& c : result.at("cores")) {
+        std::uint64_t ops = c.contains("lock") ? c["lock"]["acquisitions"].get<std::uint64_t>() : 0;
+        bool counted = c.contains("lock");
+        if (ops == 0 && c.contains("program") && c["program"].is_object())
+            for (const auto& [k, v] : c["program"].items())
+                if (k.size() >= 9 && k.compare(k.size() - 9, 9, "successes") == 0) ops += v.get<std::uint64_t>(), counted = true;
+        if (counted) out.push_back(ops);
+    }
+    return out;
+}
+
 }  // namespace cohsim

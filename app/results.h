@@ -31,6 +31,12 @@ json to_json(const cfg::node& n);
 
 json make_result(const system_model& sys, const run_outcome& run, const std::string& config_source);
 
+// The lock operations of each core of a result (make_result's "cores"), in
+// order, for the cores that have any to count: its lock acquisitions, or
+// for a lock-free update loop that marks none (lockref) the successes its
+// program counts (its stat_*successes words).
+std::vector<std::uint64_t> lock_operations(const json& result);
+
 // A protocol table's per-cell counts as {STATE: {EVENT: count}}, non-zero
 // cells only ("protocol_transitions" in the result JSON), and back.
 template <class State, class Event, class Table>

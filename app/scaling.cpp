@@ -47,8 +47,7 @@ struct run_figures {
 
 run_figures figures_of(const json& res) {
     std::vector<double> acq;
-    for (const auto& c : res.at("cores"))
-        if (c.contains("lock")) acq.push_back(c["lock"]["acquisitions"].get<double>());
+    for (std::uint64_t n : lock_operations(res)) acq.push_back(static_cast<double>(n));
     double sum = 0, squares = 0;
     for (double a : acq) sum += a, squares += a * a;
     run_figures f;
@@ -186,7 +185,7 @@ std::string scale_text(const json& r) {
         return s;
     };
     text_table t(1);
-    t.header({"placement", "threads", "acquisitions/s", "per thread/s", "fairness", "events/acquisition"});
+    t.header({"placement", "threads", "lock ops/s", "per thread/s", "fairness", "events/op"});
     for (const auto& pt : r["points"]) {
         const double n = static_cast<double>(pt["threads"].get<std::size_t>());
         json per = pt["throughput_per_s"];

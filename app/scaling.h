@@ -5,8 +5,9 @@
 // thread count N, N threads run the lock program on their cores for
 // --duration, through the sweep machinery (parallel, resumable), with
 // --members runs per point (their seeds and drawn uncertain values, as
-// `cohsim sweep --members`). Per point: the lock's throughput (successful
-// acquisitions of all threads per simulated second), Jain's fairness over
+// `cohsim sweep --members`). Per point: the lock's throughput (its
+// operations per simulated second, all threads together: acquisitions, or a
+// lock-free loop's successful updates, results.h lock_operations), Jain's fairness over
 // the threads, and the model events per acquisition, each a median with
 // its 5-95% band over the members. Writes DIR/scale.json and DIR/scale.csv;
 // `cohsim plot DIR` draws throughput against threads, a line (and band) per

@@ -50,13 +50,8 @@ int one_scenario(const std::string& file, const std::vector<std::pair<std::strin
         // A lock operation: an acquisition, or for a lock-free update loop
         // (lockref) a success its program counts (stat_*successes).
         std::uint64_t operations = acquisitions;
-        if (operations == 0) {
-            const json res = make_result(sys, r, file);
-            for (const auto& c : res["cores"])
-                if (c.contains("program") && c["program"].is_object())
-                    for (const auto& [k, v] : c["program"].items())
-                        if (k.size() >= 9 && k.compare(k.size() - 9, 9, "successes") == 0) operations += v.get<std::uint64_t>();
-        }
+        if (operations == 0)
+            for (std::uint64_t n : lock_operations(make_result(sys, r, file))) operations += n;
         const double sim_s = r.simulated.seconds();
         json j;
         j["scenario"] = file.empty() ? default_config_name : file;

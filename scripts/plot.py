@@ -564,8 +564,8 @@ def plot_scale(a):
         axis.grid(True, which="both", alpha=0.3)
         axis.legend(fontsize=8)
     ax.set_yscale("log")
-    ax.set_ylabel("lock acquisitions per second (all threads)")
-    bx.set_ylabel("model events per acquisition")
+    ax.set_ylabel("lock operations per second (all threads)")
+    bx.set_ylabel("model events per lock operation")
     fig.suptitle(f"{rep['platform']}: {rep['program']}, {rep['duration']} per run" +
                  (f", {rep['members']} members per point" if banded else ""))
     fig.tight_layout()

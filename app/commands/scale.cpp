@@ -19,7 +19,8 @@ How a lock scales on PLATFORM (a config file, or a shipped platform's name:
 graviton2, thunderx2_2s, ...): for each placement and each thread count N,
 N threads run the lock program (--program, the arm64 queued spinlock by
 default) on N cores for --duration, and the run's lock throughput (every
-thread's acquisitions per simulated second), Jain's fairness over the
+thread's acquisitions per simulated second; for a lock-free update loop
+such as locks/lockref.s, its successful updates), Jain's fairness over the
 threads (1: all took as many) and the model events per acquisition (the
 simulation's own cost) are reported. With --members M each point is an
 ensemble of M runs (each its seed and its draw of the platform's uncertain

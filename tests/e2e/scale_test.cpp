@@ -100,6 +100,21 @@ TEST_F(Cli, ScaleWithMembersGivesEachPointItsBand) {
     EXPECT_NE(r.out.find("3 members per point"), std::string::npos) << r.out;
 }
 
+TEST_F(Cli, ScaleCountsALockFreeLoopsSuccessfulUpdates) {
+    // lockref marks no acquisition: its operations are the CAS successes its
+    // program counts (cores[].program.cas_successes).
+    const auto r = run({"scale", "rk3588_4xa55_4xa76", "--program", "locks/lockref.s", "--threads", "2", "--duration", "20us",
+                        "--out", "l"});
+    ASSERT_EQ(r.status, 0) << r.err << r.out;
+    const json res = read_json("l/points/0000/result.json");
+    double successes = 0;
+    for (const auto& c : res["cores"])
+        if (c.contains("program")) successes += c["program"]["cas_successes"].get<double>();
+    ASSERT_GT(successes, 0);
+    EXPECT_DOUBLE_EQ(read_json("l/scale.json")["points"][0]["throughput_per_s"]["p50"].get<double>(),
+                     successes / (res["simulated_ns"].get<double>() / 1e9));
+}
+
 TEST_F(Cli, ScaleRefusesWhatThePlatformCannotRun) {
     auto r = run({"scale", "rk3588_4xa55_4xa76", "--threads", "9"});
     EXPECT_EQ(r.status, 2);
