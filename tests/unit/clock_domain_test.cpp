@@ -217,18 +217,23 @@ TEST(ClockDomain, SpreadSpectrumRejectsImpossibleRates) {
 // 2 min(i', 2H - i') for i' = i mod 2H, so 2H S(j) is a running sum, and
 // edge k lies at floor(k 10^15 / f) + floor(A 2H S(k + phase) / M) - (same at
 // phase), A = 10^9 ppm, M = 2H f. Small H (a high modulation rate) so that
-// the runs wrap many triangles; queries in a random mix of short steps,
-// steps of up to two triangles, jumps and steps back.
+// the runs wrap many triangles, and the real rate (31.5 kHz: H in the
+// thousands); queries in a random mix of short steps, steps of up to two
+// triangles, steps of a few thousand cycles (past every remembered edge:
+// the closed form), jumps and steps back.
 TEST(ClockDomain, EdgesAgreeWithPeriodsSummedOneByOne) {
     using u128 = unsigned __int128;
     const u128 F = 1'000'000'000'000'000ULL;
-    for (std::uint64_t hz : {832'000'000ULL, 1'800'000'000ULL, 1'000'000'000ULL, 24'000'000ULL}) {
+    for (std::uint64_t hz : {832'000'000ULL, 1'800'000'000ULL, 1'000'000'000ULL, 24'000'000ULL})
+      for (const bool real_rate : {false, true})
         for (std::uint32_t ppm : {0u, 1u, 3'615u, 50'000u}) {
-            const std::uint64_t rate = hz / 74;  // H = 37 cycles
+            const std::uint64_t rate = real_rate ? 31'500 : hz / 74;  // H = 37 cycles, or f / 63 kHz
             const std::uint64_t phase = 1'000'003;
             clock_domain d("d", frequency{hz}, spread_spectrum{ppm, frequency{rate}, phase});
             const std::uint64_t h = (hz + rate) / (2 * rate), two_h = 2 * h;
-            ASSERT_EQ(h, 37u);
+            if (!real_rate) {
+                ASSERT_EQ(h, 37u);
+            }
             const std::uint64_t n = 200'000;  // edges summed
             std::vector<u128> s2h(n + two_h + 1);  // 2H S(j) for j = 0 .. n + phase mod 2H
             for (std::uint64_t j = 0; j + 1 < s2h.size(); ++j) {
@@ -246,15 +251,15 @@ TEST(ClockDomain, EdgesAgreeWithPeriodsSummedOneByOne) {
             for (int i = 0; i < 40'000; ++i) {
                 state = state * 6364136223846793005ULL + 1442695040888963407ULL;
                 const std::uint64_t r = state >> 24;
-                switch (r % 8) {
+                switch (r % 9) {
                     case 0: k = (r >> 8) % (n - 200); break;                 // a jump
                     case 1: k = k > 50 ? k - (r >> 8) % 50 : k; break;       // a step back
                     case 2: k += (r >> 8) % (2 * two_h + 1); break;          // up to two triangles
+                    case 3: k += (r >> 8) % 5'000; break;                    // a few thousand edges on
                     default: k += (r >> 8) % 4; break;                       // the next few edges
                 }
                 if (k >= n) k = (r >> 8) % 1000;
                 ASSERT_EQ(d.time_of(k).fs, expected(k)) << hz << " Hz, " << ppm << " ppm, edge " << k;
             }
         }
-    }
 }
