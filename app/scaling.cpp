@@ -13,6 +13,7 @@
 #include "app/platform.h"
 #include "app/text_table.h"
 #include "sim/files.h"
+#include "workloads/elf.h"
 
 namespace cohsim {
 namespace fs = std::filesystem;
@@ -82,8 +83,17 @@ std::vector<std::string> placed_cores(const std::vector<std::string>& cores, con
 
 int measure_scaling(scale_request q) {
     sweep_def& def = q.def;
-    def.sets.push_back("workload={program: " + q.program + "}");
-    def.sets.push_back("run.duration=" + q.duration);
+    // A compiled C program runs a function of it; an assembly one its start.
+    if (asmx::is_elf(q.program) && q.function.empty())
+        throw usage_error("--program " + q.program + ": an ELF program, but no --function for the threads to run "
+                          "(expected e.g. --function thread)");
+    if (!asmx::is_elf(q.program) && !q.function.empty())
+        throw usage_error("--function " + q.function + ": only an ELF program has functions to choose from (" + q.program +
+                          " is assembly: its threads run it from its start)");
+    // Before the user's --set: `--set workload.params.OUTSIDE=200` applies to this program.
+    def.sets.insert(def.sets.begin(),
+                    {"workload={program: " + q.program + (q.function.empty() ? "" : ", function: " + q.function) + "}",
+                     "run.duration=" + q.duration});
     const platform_config cfg = load_sweep_config(def);
     std::vector<std::string> cores;
     std::vector<unsigned> sockets;

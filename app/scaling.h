@@ -24,6 +24,7 @@ namespace cohsim {
 struct scale_request {
     sweep_def def;                                 // the platform and its overrides
     std::string program = "locks/qspinlock.s";     // what every thread runs
+    std::string function;                          // an ELF program's function every thread runs
     std::string threads;                           // "1,2,4": empty: 1, 2, 4, ... and every core
     std::string placement = "compact";             // comma-separated: compact, spread, sockets
     std::string duration = "1ms";                  // each run's simulated time

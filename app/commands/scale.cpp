@@ -26,6 +26,12 @@ simulation's own cost) are reported. With --members M each point is an
 ensemble of M runs (each its seed and its draw of the platform's uncertain
 values, as `cohsim sweep --members`): medians and 5-95% bands.
 
+The program runs with its parameters' defaults (INSIDE and OUTSIDE 0: the
+threads do nothing but take and release the lock); --set
+workload.params.OUTSIDE=200 gives it work between critical sections. A
+compiled C program (an ELF file, built by the cross-compiler into
+build/c-workloads/) needs --function, the function every thread runs.
+
 Placements: compact, the first N cores in the platform's order (filling a
 crosspoint, a cluster, a socket before the next); spread, N cores evenly
 over all of them (on a mesh: far apart); sockets, the sockets' cores in
@@ -41,6 +47,8 @@ examples:
   cohsim scale graviton2 --threads 1,2,4,8,16,32,64 --placement compact,spread -j 2
   cohsim scale thunderx2_2s --placement compact,sockets --members 8 --out tx2
   cohsim scale graviton2 --program locks/ticket_lse.s --duration 2ms
+  cohsim scale graviton2 --program build/c-workloads/pthread_spin-lse.elf --function thread \
+      --set workload.params.OUTSIDE=200             # glibc's pthread_spin_lock, with work between
   cohsim plot cohsim-scale                  # throughput against threads (PNG and SVG)
 )";
 
@@ -59,6 +67,8 @@ int cmd_scale(const std::vector<std::string>& args) {
          "compact, spread and/or sockets, comma-separated (default compact)")  //
         ("program", po::value(&q.program)->value_name("FILE"),
          "the lock program every thread runs (default locks/qspinlock.s; a file, or one of the library's)")  //
+        ("function", po::value(&q.function)->value_name("NAME"),
+         "for a compiled C program (ELF): the function every thread runs (e.g. thread)")  //
         ("duration", po::value(&q.duration)->value_name("TIME"), "each run's simulated time (default 1ms)")  //
         ("members", po::value(&members_text)->value_name("M"), "runs per point, for medians and 5-95% bands (default 1)");
     m.add_outputs(d, "runs at once (default: the number of cores)", "cohsim-scale",

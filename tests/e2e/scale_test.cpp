@@ -115,6 +115,16 @@ TEST_F(Cli, ScaleCountsALockFreeLoopsSuccessfulUpdates) {
                      successes / (res["simulated_ns"].get<double>() / 1e9));
 }
 
+TEST_F(Cli, ScaleAppliesTheUsersSetsToItsProgram) {
+    // --set workload.params... reaches the program scale puts in (not replaced by it).
+    const auto r = run({"scale", "rk3588_4xa55_4xa76", "--threads", "2", "--duration", "20us", "--set",
+                        "workload.params.OUTSIDE=777", "--out", "w"});
+    ASSERT_EQ(r.status, 0) << r.err << r.out;
+    const json w = read_json("w/points/0000/result.json")["config"]["workload"];
+    EXPECT_EQ(w["params"]["OUTSIDE"].get<int>(), 777);
+    EXPECT_NE(w["program"].get<std::string>().find("qspinlock.s"), std::string::npos) << w.dump();
+}
+
 TEST_F(Cli, ScaleRefusesWhatThePlatformCannotRun) {
     auto r = run({"scale", "rk3588_4xa55_4xa76", "--threads", "9"});
     EXPECT_EQ(r.status, 2);
@@ -128,6 +138,33 @@ TEST_F(Cli, ScaleRefusesWhatThePlatformCannotRun) {
     EXPECT_NE(r.err.find("--placement far: unknown"), std::string::npos) << r.err;
     r = run({"scale", "no_such_platform"});
     EXPECT_EQ(r.status, 2);
+}
+
+#ifndef COHSIM_C_WORKLOADS
+#define COHSIM_C_WORKLOADS ""
+#endif
+
+TEST_F(Cli, ScaleRunsACompiledCLockByItsFunction) {
+    if (!*COHSIM_C_WORKLOADS) GTEST_SKIP() << "no aarch64-linux-gnu-gcc: the C workloads are not built";
+    const std::string elf = std::string(COHSIM_C_WORKLOADS) + "/pthread_spin-lse.elf";
+    // An ELF program needs the function its threads run; an assembly one has none to choose.
+    auto r = run({"scale", "graviton2", "--program", elf, "--threads", "2"});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("an ELF program, but no --function for the threads to run (expected e.g. --function thread)"),
+              std::string::npos) << r.err;
+    r = run({"scale", "graviton2", "--program", "locks/ticket_lse.s", "--function", "thread"});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("--function thread: only an ELF program has functions"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists("cohsim-scale"));
+    // glibc's spinlock on two cores: the point's throughput is its runs' acquisitions per second.
+    r = run({"scale", "graviton2", "--program", elf, "--function", "thread", "--threads", "2", "--duration", "20us",
+             "--out", "c"});
+    ASSERT_EQ(r.status, 0) << r.err << r.out;
+    const run_counts c = counts_of(read_json("c/points/0000/result.json"));
+    ASSERT_EQ(c.acquisitions.size(), 2u);
+    ASSERT_GT(sum(c.acquisitions), 0);
+    EXPECT_DOUBLE_EQ(read_json("c/scale.json")["points"][0]["throughput_per_s"]["p50"].get<double>(),
+                     sum(c.acquisitions) / c.seconds);
 }
 
 TEST_F(Cli, ScalePlotDrawsThroughputAgainstThreads) {

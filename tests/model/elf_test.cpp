@@ -134,6 +134,9 @@ INSTANTIATE_TEST_SUITE_P(
                       lock_case{"C11Cas", "c11_locks", "cas_thread", 300, false, 2},
                       lock_case{"C11CasInlineLdxrStxr", "c11_locks-inline", "cas_thread", 200, false, 2},
                       lock_case{"C11FlagInlineLse", "c11_locks-lse", "flag_thread", 200, true, 2},
+                      lock_case{"PthreadSpin", "pthread_spin", "thread", 300, false, 2},
+                      lock_case{"PthreadSpinInlineLdxrStxr", "pthread_spin-inline", "thread", 200, false, 2},
+                      lock_case{"PthreadSpinLse", "pthread_spin-lse", "thread", 200, true, 2},
                       lock_case{"QspinlockEightCores", "qspinlock", "thread", 200, false, 4},
                       lock_case{"QspinlockLseEightCores", "qspinlock-lse", "thread", 200, true, 4}),
     [](const ::testing::TestParamInfo<lock_case>& i) { return std::string(i.param.name); });
