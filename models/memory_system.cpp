@@ -128,6 +128,7 @@ void memory_system::access(unsigned agent, const mem_request& r, std::function<v
 }
 
 cycles memory_system::l1_hit_latency(unsigned agent) const { return m->l1(agent).p.hit_latency; }
+unsigned memory_system::socket_of_agent(unsigned agent) const { return m->net.socket_of(m->l1(agent).cluster); }
 
 std::uint64_t memory_system::peek(std::uint64_t addr, unsigned size) const { return m->data.read(addr, size); }
 void memory_system::poke(std::uint64_t addr, unsigned size, std::uint64_t value) { m->data.write(addr, size, value); }

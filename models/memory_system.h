@@ -88,6 +88,8 @@ public:
 
     // Load-to-use cycles of an L1 hit at `agent` (its cluster's l1.hit_latency).
     cycles l1_hit_latency(unsigned agent) const;
+    // The socket of `agent`'s cluster (0 on a one-socket platform): its NUMA node.
+    unsigned socket_of_agent(unsigned agent) const;
 
     // Functional memory, for setting up and checking workloads.
     std::uint64_t peek(std::uint64_t addr, unsigned size) const;

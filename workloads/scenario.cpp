@@ -194,6 +194,7 @@ std::unique_ptr<workload_thread> elf_thread(const workload_params& w, const thre
         const auto it = params.find(names[f].first);
         mem.poke(args + 16 + 8 * f, 8, static_cast<std::uint64_t>(it != params.end() ? it->second : names[f].second));
     }
+    mem.poke(args + 16 + 8 * std::size(names), 8, mem.socket_of_agent(c.agent()));  // node: the core's socket
     return std::make_unique<workload_thread>(c, image, entry, mutex, args);
 }
 

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <optional>
 #include <memory>
 
 #include "lock_threads.h"
@@ -78,7 +79,55 @@ void lock_counts(const std::string& file, const std::string& function, unsigned 
     EXPECT_EQ(sys.memory().peek(counter, 8), ids.size() * iters) << "the counter in the critical section";
 }
 
+// CNA (workloads/c/cna.c) on two sockets, the little cluster on socket 0 and
+// the big one on socket 1, two threads each, 200 iterations: every critical
+// section counted, and the hand-offs that crossed sockets (the program's
+// `remote_handoffs`), with its intra-socket threshold set to `threshold`
+// (the program's default, 1 << 16, when none).
+std::uint64_t cna_remote_handoffs(std::optional<std::uint64_t> threshold) {
+    const auto ids = cores_of(2, 2);
+    system_model sys(test_platform({"clusters.little.cores=2", "clusters.big.cores=2", "clusters.big.socket=1",
+                                    "workload.program=" + elf("cna"), "workload.function=thread",
+                                    "workload.params={COUNT: 1}",
+                                    threads_on(ids, 200, [](unsigned) { return std::string(", inside: 50cycles"); })}));
+    const auto& objects = sys.threads().at(0)->program().objects;
+    if (threshold) sys.memory().poke(objects.at("cna_threshold"), 8, *threshold);
+    run_to_end();
+    EXPECT_EQ(acquisitions(sys), 800u);
+    EXPECT_EQ(sys.memory().peek(objects.at("counter"), 8), 800u) << "the counter in the critical section";
+    return sys.memory().peek(objects.at("remote_handoffs"), 8);
+}
+
 }  // namespace
+
+// With Linux's threshold (65536 hand-offs) the lock stays on the socket that
+// has it while that socket has a waiter: the other socket's threads wait in
+// the secondary queue until the first socket's have run all 400 of theirs,
+// so the lock crosses once (and at most once more, in the first moments,
+// before both sockets' threads are queued).
+TEST(ElfWorkload, CnaKeepsTheLockOnItsSocket) {
+    NEED_CROSS();
+    EXPECT_LE(cna_remote_handoffs(std::nullopt), 2u);
+}
+
+// Threshold 0: no hand-off is kept local, the queue is served in order (an
+// MCS lock): the four threads queue in turn, two of each socket, so every
+// second hand-off at least crosses (every one, queued alternately): about
+// 400 of the 799, less a few at the start and the end.
+TEST(ElfWorkload, CnaWithThresholdZeroServesTheQueueInOrder) {
+    NEED_CROSS();
+    EXPECT_GE(cna_remote_handoffs(0), 350u);
+}
+
+// Threshold 4: at most 5 holders in a row on one socket (intra-socket
+// hand-offs counted 1..4, then the secondary queue goes first), so of 800
+// acquisitions at least 800 / 5 - 1 start a new socket's run.
+TEST(ElfWorkload, CnaHandsTheLockToTheOtherSocketAfterItsThreshold) {
+    NEED_CROSS();
+    const std::uint64_t remote = cna_remote_handoffs(4);
+    EXPECT_GE(remote, 159u);
+    EXPECT_LT(remote, 400u);  // fewer than in queue order
+}
 
 // alu_check in each build, on cores that have what the build uses.
 struct alu_case {
@@ -137,6 +186,9 @@ INSTANTIATE_TEST_SUITE_P(
                       lock_case{"PthreadSpin", "pthread_spin", "thread", 300, false, 2},
                       lock_case{"PthreadSpinInlineLdxrStxr", "pthread_spin-inline", "thread", 200, false, 2},
                       lock_case{"PthreadSpinLse", "pthread_spin-lse", "thread", 200, true, 2},
+                      lock_case{"Cna", "cna", "thread", 200, false, 2},
+                      lock_case{"CnaInlineLdxrStxr", "cna-inline", "thread", 200, false, 2},
+                      lock_case{"CnaLse", "cna-lse", "thread", 200, true, 2},
                       lock_case{"QspinlockEightCores", "qspinlock", "thread", 200, false, 4},
                       lock_case{"QspinlockLseEightCores", "qspinlock-lse", "thread", 200, true, 4}),
     [](const ::testing::TestParamInfo<lock_case>& i) { return std::string(i.param.name); });

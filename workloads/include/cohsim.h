@@ -33,6 +33,7 @@ struct cohsim_args {
     unsigned long outside_jitter; /* OUTSIDE_JITTER: the same after cpu_relax */
     unsigned long threshold;      /* THRESHOLD: wfe_backoff's calls per sleep */
     unsigned long count;          /* COUNT: 1 = count each critical section in a shared counter */
+    unsigned long node;           /* the socket of the thread's core (0 on one socket): its NUMA node */
 };
 
 /* What the lock metrics read: a thread starts to wait, holds, releases. */
