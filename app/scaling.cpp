@@ -84,10 +84,11 @@ std::vector<std::string> placed_cores(const std::vector<std::string>& cores, con
 int measure_scaling(scale_request q) {
     sweep_def& def = q.def;
     // A compiled C program runs a function of it; an assembly one its start.
-    if (asmx::is_elf(q.program) && q.function.empty())
+    const bool elf = asmx::is_elf(q.program);
+    if (elf && q.function.empty())
         throw usage_error("--program " + q.program + ": an ELF program, but no --function for the threads to run "
                           "(expected e.g. --function thread)");
-    if (!asmx::is_elf(q.program) && !q.function.empty())
+    if (!elf && !q.function.empty())
         throw usage_error("--function " + q.function + ": only an ELF program has functions to choose from (" + q.program +
                           " is assembly: its threads run it from its start)");
     // Before the user's --set: `--set workload.params.OUTSIDE=200` applies to this program.

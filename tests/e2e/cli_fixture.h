@@ -46,6 +46,12 @@ constexpr bool sanitized = true;
 constexpr bool sanitized = false;
 #endif
 
+// The C workloads the cross-compiler built (empty without one: their tests skip).
+#ifndef COHSIM_C_WORKLOADS
+#define COHSIM_C_WORKLOADS ""
+#endif
+inline std::string c_elf(const std::string& name) { return std::string(COHSIM_C_WORKLOADS) + "/" + name + ".elf"; }
+
 inline std::string slurp(const fs::path& p) {
     std::ifstream in(p);
     std::stringstream ss;

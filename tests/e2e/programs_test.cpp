@@ -35,14 +35,7 @@ TEST_F(Cli, AFunctionMissingItsRetStopsTheRunAtItsLastInstruction) {
 
 // ---- C workloads from the cross-compiler (issue 16) -------------------------
 
-#ifndef COHSIM_C_WORKLOADS
-#define COHSIM_C_WORKLOADS ""
-#endif
-
-// (At namespace scope, as gtest's parameterised suites of the other files:
-// a fixture in an anonymous namespace cannot be a base in the one unit the
-// files are compiled as.)
-std::string c_elf(const std::string& name) { return std::string(COHSIM_C_WORKLOADS) + "/" + name + ".elf"; }
+// (c_elf, the built C workloads: cli_fixture.h.)
 
 struct elf_fault {
     const char* function;

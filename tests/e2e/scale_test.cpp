@@ -140,13 +140,9 @@ TEST_F(Cli, ScaleRefusesWhatThePlatformCannotRun) {
     EXPECT_EQ(r.status, 2);
 }
 
-#ifndef COHSIM_C_WORKLOADS
-#define COHSIM_C_WORKLOADS ""
-#endif
-
 TEST_F(Cli, ScaleRunsACompiledCLockByItsFunction) {
     if (!*COHSIM_C_WORKLOADS) GTEST_SKIP() << "no aarch64-linux-gnu-gcc: the C workloads are not built";
-    const std::string elf = std::string(COHSIM_C_WORKLOADS) + "/pthread_spin-lse.elf";
+    const std::string elf = c_elf("pthread_spin-lse");
     // An ELF program needs the function its threads run; an assembly one has none to choose.
     auto r = run({"scale", "graviton2", "--program", elf, "--threads", "2"});
     EXPECT_EQ(r.status, 2);

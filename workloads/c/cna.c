@@ -133,8 +133,5 @@ static void count_handoff(unsigned long node) {
 
 void thread(const struct cohsim_args *a) {
     struct cna_node *me = &nodes[a->thread];
-    if (a->count)
-        LOCK_LOOP(a, (cna_lock(me, a->node), count_handoff(a->node)), cna_unlock(me));
-    else
-        LOCK_LOOP(a, cna_lock(me, a->node), cna_unlock(me));
+    LOCK_LOOP(a, (cna_lock(me, a->node), a->count ? count_handoff(a->node) : (void)0), cna_unlock(me));
 }
