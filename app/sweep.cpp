@@ -197,9 +197,46 @@ std::vector<std::vector<std::string>> sweep_points(const std::vector<sweep_axis>
 
 // ---- the command ------------------------------------------------------------
 
+namespace {
+
+// What its runs are given, as its config file says now: the effective config
+// of the sweep's first run (FNV-1a of its YAML, in hex). A sweep run again
+// after its config or a file it includes changed is another sweep, and must
+// not take the old file's points as its own. Every run shares the file with
+// the first, apart from the values the sweep sets (the axes, --set), which
+// sweep.json records; so an edit that reaches any run reaches the first
+// (and one that only touches values the sweep sets reaches none: `cohsim
+// calibrate` writing its ranges into a platform whose every drawn value its
+// runs set). "" for the standard input (read once) and a config that does not
+// load (its points cannot have run; check_points names the error).
+std::string config_digest(const sweep_def& def) {
+    if (def.config == "-") return "";
+    const auto runs = def.runs();
+    auto o = numbered(def.sets);
+    const std::size_t n = def.axes.size() + def.members.size();
+    for (std::size_t i = 0; i < n && !runs.empty(); ++i) {
+        const std::string& path = i < def.axes.size() ? def.axes[i].path : def.members[i - def.axes.size()].path;
+        o.emplace_back("--vary " + path, path + "=" + runs[0][i]);
+    }
+    std::string text;
+    try {
+        text = cfg::to_yaml(effective_config(load_platform(def.config, o)));
+    } catch (const cfg::config_error&) {
+        return "";
+    }
+    std::uint64_t h = 0xcbf29ce484222325ull;
+    for (unsigned char c : text) h = (h ^ c) * 0x100000001b3ull;
+    std::ostringstream out;
+    out << std::hex << std::setw(16) << std::setfill('0') << h;
+    return out.str();
+}
+
+}  // namespace
+
 json sweep_def::to_json() const {
     json j;
     j["config"] = config;
+    j["config_digest"] = config_digest(*this);
     j["sets"] = sets;
     j["zip"] = zip;
     auto list = [](const std::vector<sweep_axis>& v) {
@@ -274,14 +311,20 @@ void check_same_sweep(const sweep_def& def, const fs::path& dir, const std::stri
     old.erase("points");
     old.erase("summary");
     old.erase("provenance");
-    if (old == def.to_json()) return;
+    const json now = def.to_json();
+    if (old == now) return;
     // Another sweep: refused while it holds a finished point; one with none
     // (every point failed, or none ran) is cleared and reused.
+    json same_file = old;
+    same_file["config_digest"] = now["config_digest"];
+    const std::string why = same_file == now ? "its points ran with another version of " +
+                                                   (def.config.empty() ? std::string("the built-in config") : def.config) +
+                                                   ", whose config_digest differs"
+                                             : "its sweep.json differs from this command";
     if (fs::exists(dir / "points"))
         for (const auto& e : fs::directory_iterator(dir / "points"))
             if (fs::exists(e.path() / "cores.csv"))
-                throw usage_error(out_dir + " holds another sweep (its sweep.json differs from this command) with finished "
-                                            "points; use another --out");
+                throw usage_error(out_dir + " holds another sweep (" + why + ") with finished points; use another --out");
     fs::remove_all(dir / "points");
     fs::remove(dir / "sweep.json");
     fs::remove(dir / "results.csv");

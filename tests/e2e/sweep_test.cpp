@@ -29,6 +29,37 @@ TEST_F(Cli, SweepGridIsDeterministicAtAnyParallelism) {
     expect_bad({"sweep", "--vary", "run.seed=1,2", "--out", "a"}, "holds another sweep");
 }
 
+// The same command after a file its config includes changed: the finished
+// points ran another platform, so they are not taken as this sweep's. An
+// edit no run sees (a comment, a value the sweep sets) changes nothing.
+TEST_F(Cli, SweepRefusesPointsThatRanAnEarlierVersionOfItsConfig) {
+    write("silicon.yaml", slurp(fs::path(COHSIM_SOURCE_DIR) / "configs" / "platforms" / "rpi2_4xa7.yaml"));
+    write("case.yaml", "include: silicon.yaml\nrun: {duration: 20us}\n");
+    const std::vector<std::string> sweep = {"sweep", "case.yaml", "--vary", "run.seed=1,2"};
+    const auto args = with(sweep, {"--out", "s"});
+    ASSERT_EQ(run(args).status, 0);
+    const std::string digest = read_json("s/sweep.json")["config_digest"];
+    EXPECT_EQ(digest.size(), 16u);
+    EXPECT_NE(run(args).err.find("2 already done, 0 to run"), std::string::npos);
+    // A comment, or a value every run sets, changes no run: they resume.
+    write("silicon.yaml", slurp(m_dir / "silicon.yaml") + "# checked against the board\nrun: {seed: 99}\n");
+    EXPECT_NE(run(args).err.find("2 already done, 0 to run"), std::string::npos);
+    EXPECT_EQ(read_json("s/sweep.json")["config_digest"], digest);
+    // The included file's L1 gets slower: the config the points ran is gone.
+    std::string silicon = slurp(m_dir / "silicon.yaml");
+    const auto at = silicon.find("hit_latency: 3cycles");
+    ASSERT_NE(at, std::string::npos);
+    silicon.replace(at, 20, "hit_latency: 4cycles");
+    write("silicon.yaml", silicon);
+    const auto r = run(args);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("ran with another version of"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("config_digest differs"), std::string::npos) << r.err;
+    // Into a new directory it runs, with another digest.
+    ASSERT_EQ(run(with(sweep, {"--out", "t"})).status, 0);
+    EXPECT_NE(read_json("t/sweep.json")["config_digest"], digest);
+}
+
 // A CSV file as rows of column -> field.
 std::vector<std::map<std::string, std::string>> csv_rows(const std::string& text) {
     std::vector<std::vector<std::string>> lines;
