@@ -79,6 +79,7 @@ platform_cores() {
     rpi2_4xa7.yaml) echo "cpu.0 cpu.1 cpu.2 cpu.3" ;;
     thunderx2_2s.yaml) echo "s0.0 s0.1 s1.0 s1.1" ;;
     graviton2.yaml) echo "cpu.0 cpu.1 cpu.30 cpu.63" ;;
+    altra_q80_26.yaml) echo "cpu.0 cpu.1 cpu.40 cpu.79" ;;
     *) echo "" ;;
   esac
 }
