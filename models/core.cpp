@@ -88,6 +88,14 @@ const std::vector<core_preset>& presets() {
          {64 * KiB, 4, cycles{4}, 1 * MiB, true, 8, cycles{5}, cycles{2}, cycles{2}, true,
           "L1 64KB 4-way, L2 1MB 8-way per core (its usual build); latencies as the Cortex-A76's (sources.md 10, "
           "estimate)"}},
+        {core_type::neoverse_v1, "neoverse-v1", 84, true, cycles{1}, cycles{1}, cycles{1}, 16,  // the X1's twin (estimate)
+         {64 * KiB, 4, cycles{4}, 1 * MiB, true, 8, cycles{5}, cycles{2}, cycles{2}, true,
+          "L1 64KB 4-way, L2 1MB 8-way per core as Graviton3 builds it (sources.md 18); latencies as the "
+          "Cortex-A76's (sources.md 10, estimate)"}},
+        {core_type::neoverse_v2, "neoverse-v2", 90, true, cycles{1}, cycles{1}, cycles{1}, 16,  // the X3's server form (estimate)
+         {64 * KiB, 4, cycles{4}, 2 * MiB, true, 8, cycles{5}, cycles{2}, cycles{2}, true,
+          "L1 64KB 4-way, L2 2MB 8-way per core as Graviton4 builds it (sources.md 18); latencies as the "
+          "Cortex-A76's (sources.md 10, estimate)"}},
     };
     return t;
 }

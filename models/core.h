@@ -81,7 +81,9 @@ namespace cohsim {
 enum class core_type {
     cortex_a7, cortex_a15, cortex_a53, cortex_a55, cortex_a73, cortex_a75, thunderx2,
     // current cores (2018-2022)
-    cortex_a76, cortex_a77, cortex_a78, cortex_x1, neoverse_n1, cortex_a510, cortex_a710, cortex_x2
+    cortex_a76, cortex_a77, cortex_a78, cortex_x1, neoverse_n1, cortex_a510, cortex_a710, cortex_x2,
+    // server cores of the X line (2021-2023)
+    neoverse_v1, neoverse_v2
 };
 
 template <>
@@ -98,7 +100,7 @@ struct core_preset {
     core_type type;
     const char* name;
     // Architecture version x10: 70 (Armv7, modelled with the Armv8.0
-    // exclusives), 80, 81, 82, 90 (Armv9.0 includes Armv8.5).
+    // exclusives), 80, 81, 82, 84, 90 (Armv9.0 includes Armv8.5).
     unsigned arch;
     bool rcpc;  // FEAT_LRCPC (LDAPR): from Armv8.3, and an Armv8.2 extension the A55/A75 generation has
     cycles alu, branch, hint;

@@ -11,7 +11,7 @@
 namespace cohsim {
 namespace {
 
-constexpr int last_type = static_cast<int>(core_type::cortex_x2);
+constexpr int last_type = static_cast<int>(core_type::neoverse_v2);
 
 TEST(CorePresets, EveryCoreTypeHasOneRowWithItsOwnName) {
     std::set<std::string> names;
@@ -33,8 +33,15 @@ TEST(CorePresets, LseFromArmv81) {
         EXPECT_FALSE(has_lse(t)) << preset_of(t).name;
     for (core_type t : {core_type::cortex_a55, core_type::cortex_a75, core_type::thunderx2, core_type::cortex_a76,
                         core_type::cortex_a77, core_type::cortex_a78, core_type::cortex_x1, core_type::neoverse_n1,
-                        core_type::cortex_a510, core_type::cortex_a710, core_type::cortex_x2})
+                        core_type::cortex_a510, core_type::cortex_a710, core_type::cortex_x2, core_type::neoverse_v1,
+                        core_type::neoverse_v2})
         EXPECT_TRUE(has_lse(t)) << preset_of(t).name;
+    // LDAPR from Armv8.3, LDAPUR (FEAT_LRCPC2) from Armv8.4: the V1 (Armv8.4)
+    // has both, the N1 (Armv8.2) only the first.
+    EXPECT_TRUE(has_lrcpc2(core_type::neoverse_v1));
+    EXPECT_TRUE(has_lrcpc2(core_type::neoverse_v2));
+    EXPECT_FALSE(has_lrcpc2(core_type::neoverse_n1));
+    EXPECT_TRUE(has_rcpc(core_type::neoverse_n1));
 }
 
 TEST(CorePresets, AnUnsetTimingTakesThePresetAndASetOneStays) {
