@@ -37,13 +37,6 @@ void dsu_params::describe(cfg::struct_schema<dsu_params>& s) {
         .def(false);
     s.sub("l3", &dsu_params::l3, "the shared L3 (on a mesh: the system-level cache, its slices together)");
     s.sub("mesh", &dsu_params::mesh, "the domain as a coherent mesh (CMN-style): crosspoints, home nodes, routes");
-    s.rule([](const dsu_params& p, const cfg::node* n, const std::string& path) {
-        if (p.mesh.enabled() && p.far_atomics) {
-            const cfg::node* v = n ? n->find("far_atomics") : nullptr;
-            throw cfg::config_error(v ? v->loc : cfg::source_loc{}, path + ".far_atomics",
-                                    "far atomics on a mesh (not modelled yet)", "false with a mesh");
-        }
-    });
 }
 
 dsu::dsu(const std::string& name, const clock_domain& clock, const dsu_params& p, std::uint32_t line_bytes)
@@ -63,6 +56,11 @@ duration dsu::to_home(unsigned agent, std::uint64_t line, duration t) {
 
 duration dsu::from_home(unsigned agent, std::uint64_t line, duration t, bool data) {
     return m_mesh->route(t, home_xp(line), m_mesh->xp_of_core(member(agent)), data ? m_p.mesh.data_flits : 1);
+}
+
+duration dsu::answer_to_home(unsigned from, std::uint64_t line, duration t, bool data) {
+    const unsigned a = m_mesh->xp_of_core(member(from));
+    return data ? m_mesh->route(answer_leaves(t), a, home_xp(line), m_p.mesh.data_flits) : m_mesh->route(t, a, home_xp(line), 1);
 }
 
 duration dsu::answer_reaches(unsigned from, unsigned requester, std::uint64_t line, duration t, bool data) {

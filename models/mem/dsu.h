@@ -22,7 +22,13 @@
 // value returns `transfer_latency` DSU cycles later. The line serves its
 // next request once the atomic has performed: one atomic per line at a
 // time, each an L3 access. A line with a copy outside the domain goes to
-// the interconnect instead (as interconnect.far_atomics does).
+// the interconnect instead (as interconnect.far_atomics does). On a mesh
+// the atomic is performed at the line's home node: the request travels
+// there over the mesh (mesh.h) and is looked up (`snoop_latency`) as any
+// request; the snooped copies' answers travel to the home node (an owner's
+// line `transfer_latency` after its answer, as CHI's SnpRespData), the SLC
+// slice's data comes in `l3.latency`, and the old value returns over the
+// mesh as one flit (CompData), without `transfer_latency`.
 // With `overlapped_lookup`, a request that waited for its line (another
 // request held it) had its snoop-filter lookup and its snoops' trip done
 // while it waited: its snoops leave `snoop_latency` after it reached the
@@ -114,6 +120,9 @@ public:
     // requester's XP (the owner's line after transfer_latency, straight or
     // through the home node; anything else through the home node).
     duration answer_reaches(unsigned from, unsigned requester, std::uint64_t line, duration t, bool data);
+    // A snooped core's answer to a far atomic leaving its XP at `t`: when it
+    // reaches the line's home node (with `data`, transfer_latency first).
+    duration answer_to_home(unsigned from, std::uint64_t line, duration t, bool data);
     bool l3_holds(std::uint64_t line) { return m_l3.find(line) != nullptr; }
     void l3_fill(std::uint64_t line);
     void l3_drop(std::uint64_t line);

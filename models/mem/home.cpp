@@ -24,7 +24,8 @@ void home::served(std::uint64_t line, hstate before, hevent ev, const home_cell&
     if (!m_f.explaining(line)) return;
     m_f.obs.explain->served();
     const l1_cache& c = *m_f.states[m.agent];
-    const bool at_node = m.at_l3 && !m.far;  // a mesh's home node
+    const dsu* dd = dsu_for(cluster_of(static_cast<int>(m.agent)));
+    const bool at_node = m.at_l3 && (!m.far || (dd && dd->is_mesh()));  // a mesh's home node
     m_f.explain(line, std::string("home (") + (m.at_ic ? "interconnect" : at_node ? "mesh home node" : c.core.substr(0, c.core.find('.')) + " SCU") +
                           ") in " + name(before) + " serves " + name(ev) + " from " + c.core + ": " + cell_text(cell));
 }
@@ -32,8 +33,10 @@ void home::served(std::uint64_t line, hstate before, hevent ev, const home_cell&
 void home::arrive(request_msg m) {
     if (m.far && !m.at_ic && !m.at_l3) {
         // A far atomic for a DSU that performs them is serialised at its L3,
-        // a snoop_latency hop on from the SCU.
+        // a snoop_latency hop on from the SCU; on a mesh at the line's home
+        // node, across the mesh.
         if (dsu* d = atomics_dsu(cluster_of(static_cast<int>(m.agent)))) {
+            if (d->is_mesh()) return to_home_node(m, *d, kernel::now());
             m.at_l3 = true;
             m_f.q->at(d->far_at_l3(kernel::now()), rank(phase::request, m_ic.arbitration_key(m.agent)),
                       [this, m] { arrive(m); });
@@ -264,9 +267,11 @@ void home::snoop_answered(unsigned k, unsigned agent_, std::uint64_t line, bool 
             else if (d)
                 ++d->transfers, ++h.traffic.cross_cluster;
         }
-        const duration at = !d ? at_scu
-                            : h.tx.req.at_l3 && d->is_mesh() ? d->answer_reaches(agent_, h.tx.req.agent, line, at_scu, data)
-                                                             : d->answer_leaves(at_scu);
+        const bool mesh = h.tx.req.at_l3 && d && d->is_mesh();
+        const duration at = !d                 ? at_scu
+                            : mesh && h.tx.far ? d->answer_to_home(agent_, line, at_scu, data)
+                            : mesh             ? d->answer_reaches(agent_, h.tx.req.agent, line, at_scu, data)
+                                               : d->answer_leaves(at_scu);
         m_f.q->at(at, rank(phase::response, agent_), [this, line, agent, data, dirty] { answer(line, agent, data, dirty); });
         return;
     }
@@ -345,7 +350,8 @@ void home::far_result(line_record& h) {
         for (unsigned j = 0; j < m_clusters.size(); ++j)
             if (same_domain(j, k)) m_clusters[j]->l2_drop(line);
         d.l3_fill(line);
-        m_f.l1s[agent]->far_result(line, m_f.net->scu_to_l1(k, d.answer_leaves(kernel::now())));
+        const duration out = d.is_mesh() ? d.from_home(agent, line, kernel::now(), false) : d.answer_leaves(kernel::now());
+        m_f.l1s[agent]->far_result(line, m_f.net->scu_to_l1(k, out));
         unblocked(line);
     });
 }

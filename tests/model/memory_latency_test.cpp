@@ -361,6 +361,95 @@ void mesh_race_case(std::uint64_t addr, std::uint64_t last_writer) {
 TEST(MemoryLatency, MeshTheCoreNearerTheHomeNodeIsServedFirst) { mesh_race_case(A, 2); }
 TEST(MemoryLatency, MeshTheCoreNearerTheHomeNodeIsServedFirstEitherWay) { mesh_race_case(A + 0xC0, 1); }
 
+namespace {
+// `addr` holds 5; big.0 adds 3 at once, little.0 adds 4 after 10,000
+// cycles of work: their old values and little.0's add's times.
+struct two_adds {
+    std::uint64_t first = 99, second = 99;
+    op_times at;
+};
+two_adds add_then_add(system_model& sys, std::uint64_t addr) {
+    two_adds r;
+    sys.memory().poke(addr, 8, 5);
+    sys.find_core("big.0")->set_program([&r, addr](core& c) { r.first = c.atomic(atomic_op::add, addr, 3); });
+    sys.find_core("little.0")->set_program([&r, addr](core& c) {
+        c.work(cycles{10'000});
+        r.at.before = c.local_time();
+        r.second = c.atomic(atomic_op::add, addr, 4);
+        r.at.after = c.local_time();
+    });
+    run_for_fs(1'000'000'000'000ULL);
+    return r;
+}
+// Both adds done, neither core caching the line; little.0's performed far
+// at `l3` (from its data there), big.0's at the interconnect, which
+// fetched the line from memory.
+void expect_both_added(system_model& sys, const two_adds& r, std::uint64_t addr, const char* l3) {
+    EXPECT_EQ(r.first, 5u);
+    EXPECT_EQ(r.second, 8u);
+    EXPECT_EQ(sys.memory().peek(addr, 8), 12u);
+    EXPECT_EQ(sys.memory().l1_state(0, addr), cstate::I);
+    EXPECT_EQ(sys.memory().l1_state(2, addr), cstate::I);
+    EXPECT_EQ(counter_value(sys, l3, "far_atomics"), 1u);
+    EXPECT_EQ(counter_value(sys, l3, "l3_hits"), 1u);
+    EXPECT_EQ(counter_value(sys, "interconnect", "far_atomics"), 1u);
+}
+}  // namespace
+
+// A far atomic on a mesh is performed at the line's home node. B's home
+// node is XP 3 (big.1's). big.0's add finds B nowhere: it goes on to the
+// interconnect, and the SLC keeps the line. little.0's add (XP 0) then
+// crosses the mesh to XP 3, two hops (6 mesh cycles), is served from the
+// SLC slice (20), performs, and its old value crosses back as one flit
+// (6), then the SCU's 2 little cycles. Neither core caches B.
+TEST(MemoryLatency, MeshFarAtomicIsPerformedAtTheHomeNode) {
+    system_model sys(test_platform({meshed[0], meshed[1], meshed[2], "dsus.m.far_atomics=true"}));
+    const std::uint64_t B = A + 0xC0;
+    const two_adds r = add_then_add(sys, B);
+    const op_times& at = r.at;
+    const hops h;
+    const clock_domain M("mesh", frequency{1'000'000'000});
+    const duration at_home = M.edge_after(M.next_edge(h.L.edge_after(at.before, cycles{5})), cycles{6});
+    const duration back = M.edge_after(M.edge_after(at_home, cycles{20}), cycles{6});
+    EXPECT_EQ(at.after.fs, h.L.edge_after(back, cycles{2}).fs);
+    expect_both_added(sys, r, B, "m.l3");
+}
+
+// The owner's copy of a far atomic's line is snooped from the home node
+// and its line travels to the home node, not to the requester: little.1
+// (XP 1) holds B modified; little.0's add reaches XP 3 as above; the snoop
+// leaves after the lookup (5) and crosses one hop (3) and little.1's SCU (2
+// little cycles); the answer's SCU hop (2), the line read out (7) and one
+// hop back (3); the atomic performs when both the answer and the SLC's
+// access (20) are in, and its old value returns as above.
+TEST(MemoryLatency, MeshFarAtomicTakesTheOwnersLineToTheHomeNode) {
+    system_model sys(test_platform({meshed[0], meshed[1], meshed[2], "dsus.m.far_atomics=true"}));
+    const std::uint64_t B = A + 0xC0;
+    op_times at;
+    std::uint64_t old = 99;
+    sys.find_core("little.1")->set_program([&](core& c) { c.store(B, 40); });
+    sys.find_core("little.0")->set_program([&](core& c) {
+        c.work(cycles{10'000});
+        at.before = c.local_time();
+        old = c.atomic(atomic_op::add, B, 2);
+        at.after = c.local_time();
+    });
+    run_for_fs(1'000'000'000'000ULL);
+    const hops h;
+    const clock_domain M("mesh", frequency{1'000'000'000});
+    const duration at_home = M.edge_after(M.next_edge(h.L.edge_after(at.before, cycles{5})), cycles{6});
+    const duration snooped = h.L.edge_after(M.edge_after(at_home, cycles{5 + 3}), cycles{2});
+    const duration answered = M.edge_after(M.edge_after(h.L.edge_after(snooped, cycles{2}), cycles{7}), cycles{3});
+    const duration ready = hops::max(M.edge_after(at_home, cycles{20}), answered);
+    EXPECT_EQ(at.after.fs, h.L.edge_after(M.edge_after(ready, cycles{6}), cycles{2}).fs);
+    EXPECT_EQ(old, 40u);
+    EXPECT_EQ(sys.memory().peek(B, 8), 42u);
+    EXPECT_EQ(sys.memory().l1_state(1, B), cstate::I);
+    EXPECT_EQ(sys.memory().l1_state(0, B), cstate::I);
+    EXPECT_EQ(counter_value(sys, "m.l3", "far_atomics"), 1u);
+    EXPECT_EQ(counter_value(sys, "m.l3", "transfers"), 0u);  // no hand-off to a core
+}
+
 TEST(MemoryLatency, DynamiqL3Hit) {
     // big.0 reads A (filling big's L2 and the DSU's L3) and evicts it from its
     // 1 KiB L1; little.0 then finds it in the L3 (not in little's L2).
@@ -474,30 +563,14 @@ TEST(MemoryLatency, DsuFarAtomicIsPerformedAtTheL3) {
     // 2 little cycles). Neither core caches A; the L3 counts both.
     system_model sys(test_platform({dynamiq[0], dynamiq[1], dynamiq[2], "dsus.dsu0.far_atomics=true",
                                     "dsus.dsu0.snoop_latency=10cycles", "dsus.dsu0.transfer_latency=7cycles"}));
-    op_times at;
-    std::uint64_t first = 99, second = 99;
-    sys.memory().poke(A, 8, 5);
-    sys.find_core("big.0")->set_program([&](core& c) { first = c.atomic(atomic_op::add, A, 3); });
-    sys.find_core("little.0")->set_program([&](core& c) {
-        c.work(cycles{10'000});
-        at.before = c.local_time();
-        second = c.atomic(atomic_op::add, A, 4);
-        at.after = c.local_time();
-    });
-    run_for_fs(1'000'000'000'000ULL);
+    const two_adds r = add_then_add(sys, A);
+    const op_times& at = r.at;
     const hops h;
     const clock_domain D("dsu", frequency{1'200'000'000});
     const duration at_l3 = D.edge_after(h.L.edge_after(at.before, cycles{5}), cycles{10});
     const duration back = D.edge_after(D.edge_after(at_l3, cycles{20}), cycles{7});
     EXPECT_EQ(at.after.fs, h.L.edge_after(back, cycles{2}).fs);
-    EXPECT_EQ(first, 5u);
-    EXPECT_EQ(second, 8u);
-    EXPECT_EQ(sys.memory().peek(A, 8), 12u);
-    EXPECT_EQ(sys.memory().l1_state(0, A), cstate::I);
-    EXPECT_EQ(sys.memory().l1_state(2, A), cstate::I);
-    EXPECT_EQ(counter_value(sys, "dsu0.l3", "far_atomics"), 1u);      // little.0's, at the L3
-    EXPECT_EQ(counter_value(sys, "dsu0.l3", "l3_hits"), 1u);          // its data
-    EXPECT_EQ(counter_value(sys, "interconnect", "far_atomics"), 1u);  // big.0's, which fetched A
+    expect_both_added(sys, r, A, "dsu0.l3");
 }
 
 TEST(MemoryLatency, DsuFarAtomicSnoopsTheRequestersOwnCopy) {

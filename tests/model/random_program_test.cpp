@@ -41,8 +41,8 @@ INSTANTIATE_TEST_SUITE_P(Seeds, RandomProgramWayStalls, ::testing::Values(3, 4, 
 
 // The same random platforms with every cluster under one coherent mesh
 // (dsu.h, mesh.h): 2 cores to a crosspoint, a home node on every one, and
-// the hop, link occupancy and direct transfer varied by seed; every check of
-// the header holds.
+// the hop, link occupancy, direct transfer and far atomics at the home node
+// varied by seed; every check of the header holds.
 class RandomProgramOnAMesh : public ::testing::TestWithParam<std::uint64_t> {};
 
 TEST_P(RandomProgramOnAMesh, InvariantsAndDataHold) {
@@ -54,7 +54,7 @@ TEST_P(RandomProgramOnAMesh, InvariantsAndDataHold) {
         std::to_string(seed % 5) + "cycles, l3: {size: 64KiB, ways: 4, latency: 20cycles}, mesh: {width: " +
         std::to_string(2 + seed % 2) + ", height: 2, cores_per_xp: 2, hop_latency: " + std::to_string(1 + seed % 3) +
         "cycles, link_occupancy: " + std::to_string(seed % 3) + "cycles, direct_transfer: " + (seed % 2 ? "true" : "false") +
-        "}}}"};
+        "}, far_atomics: " + (seed % 4 < 2 ? "true" : "false") + "}}"};
     for (unsigned k = 0; k < n_clusters; ++k) {
         extra.push_back("clusters.c" + std::to_string(k) + ".dsu=d0");
         extra.push_back("clusters.c" + std::to_string(k) + ".socket=0");

@@ -384,8 +384,8 @@ TEST_F(ConfigTest, ErrorMeshThatCannotHoldItsDomain) {
                "dsus.m.mesh: a mesh of 2 x 0 crosspoints (expected width and height both above 0 (a mesh), or both 0 (none))");
     expect_has(error_of(f, {"dsus.m.mesh={width: 2, height: 2, home_nodes: 5}"}),
                "dsus.m.mesh.home_nodes: 5 home nodes on 4 crosspoints (expected at most one per crosspoint");
-    expect_has(error_of(f, {"dsus.m.far_atomics=true", "dsus.m.mesh={width: 2, height: 2}"}),
-               "dsus.m.far_atomics: far atomics on a mesh (not modelled yet) (expected false with a mesh)");
+    // Far atomics on a mesh are performed at the home node (dsu.h): a valid config.
+    EXPECT_TRUE(load(f, {"dsus.m.far_atomics=true", "dsus.m.mesh={width: 2, height: 2}"}).dsus.items[0].second.far_atomics);
 }
 
 TEST_F(ConfigTest, OverridesReachIntoListItems) {
