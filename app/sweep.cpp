@@ -200,7 +200,8 @@ std::vector<std::vector<std::string>> sweep_points(const std::vector<sweep_axis>
 namespace {
 
 // What its runs are given, as its config file says now: the effective config
-// of the sweep's first run (FNV-1a of its YAML, in hex). A sweep run again
+// of the sweep's first run and the bytes of the program files it names
+// (FNV-1a, in hex; a program's .include files are not read). A sweep run again
 // after its config or a file it includes changed is another sweep, and must
 // not take the old file's points as its own. Every run shares the file with
 // the first, apart from the values the sweep sets (the axes, --set), which
@@ -220,7 +221,16 @@ std::string config_digest(const sweep_def& def) {
     }
     std::string text;
     try {
-        text = cfg::to_yaml(effective_config(load_platform(def.config, o)));
+        const platform_config pc = load_platform(def.config, o);
+        text = cfg::to_yaml(effective_config(pc));
+        // The files the workload names (its program, trace, threads' own
+        // programs, resolved to absolute paths): their bytes, as the runs read them.
+        std::vector<std::string> files = {pc.workload.program};
+        if (pc.workload.trace) files.push_back(*pc.workload.trace);
+        for (const auto& t : pc.workload.threads)
+            if (t.program) files.push_back(*t.program);
+        for (const auto& f : files)
+            if (!f.empty() && fs::is_regular_file(f)) text += "\n# " + f + "\n" + read_file(f);
     } catch (const cfg::config_error&) {
         return "";
     }

@@ -60,6 +60,23 @@ TEST_F(Cli, SweepRefusesPointsThatRanAnEarlierVersionOfItsConfig) {
     EXPECT_NE(read_json("t/sweep.json")["config_digest"], digest);
 }
 
+// The same for the program a workload names: an edited file under the same
+// name is another program (here a spin loop that gains an unreached line).
+TEST_F(Cli, SweepRefusesPointsThatRanAnEarlierVersionOfItsProgram) {
+    const std::string prog = ".text\nmain:\nspin:\n    add x1, x1, #1\n    b spin\n";
+    write("lock.s", prog);
+    const std::vector<std::string> args = {"sweep",         "--set",  "workload={program: lock.s, threads: [{core: little.0}]}",
+                                           "--set",         "run.duration=20us",
+                                           "--vary",        "run.seed=1,2",
+                                           "--out",         "p"};
+    ASSERT_EQ(run(args).status, 0);
+    EXPECT_NE(run(args).err.find("2 already done, 0 to run"), std::string::npos);
+    write("lock.s", prog + "    halt\n");
+    const auto r = run(args);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("config_digest differs"), std::string::npos) << r.err;
+}
+
 // A CSV file as rows of column -> field.
 std::vector<std::map<std::string, std::string>> csv_rows(const std::string& text) {
     std::vector<std::vector<std::string>> lines;
