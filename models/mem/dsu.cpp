@@ -64,12 +64,10 @@ duration dsu::answer_to_home(unsigned from, std::uint64_t line, duration t, bool
 }
 
 duration dsu::answer_reaches(unsigned from, unsigned requester, std::uint64_t line, duration t, bool data) {
-    const unsigned a = m_mesh->xp_of_core(member(from)), b = m_mesh->xp_of_core(member(requester));
-    if (!data) return m_mesh->route(m_mesh->route(t, a, home_xp(line), 1), home_xp(line), b, 1);
-    const duration out = answer_leaves(t);
-    const unsigned flits = m_p.mesh.data_flits;
-    if (m_p.mesh.direct_transfer) return m_mesh->route(out, a, b, flits);
-    return m_mesh->route(m_mesh->route(out, a, home_xp(line), flits), home_xp(line), b, flits);
+    if (data && m_p.mesh.direct_transfer)
+        return m_mesh->route(answer_leaves(t), m_mesh->xp_of_core(member(from)), m_mesh->xp_of_core(member(requester)),
+                             m_p.mesh.data_flits);
+    return from_home(requester, line, answer_to_home(from, line, t, data), data);
 }
 
 void dsu::l3_fill(std::uint64_t line) { fill_filter(m_l3, line); }
