@@ -246,7 +246,7 @@ std::string config_digest(const sweep_def& def) {
 json sweep_def::to_json() const {
     json j;
     j["config"] = config;
-    j["config_digest"] = config_digest(*this);
+    j["config_digest"] = "";
     j["sets"] = sets;
     j["zip"] = zip;
     auto list = [](const std::vector<sweep_axis>& v) {
@@ -256,6 +256,11 @@ json sweep_def::to_json() const {
     };
     j["axes"] = list(axes);
     if (!members.empty()) j["members"] = list(members);
+    if (j != digest_of) {
+        digest = config_digest(*this);
+        digest_of = j;
+    }
+    j["config_digest"] = digest;
     return j;
 }
 

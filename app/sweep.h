@@ -62,6 +62,12 @@ struct sweep_def {
     static sweep_def from_json(const nlohmann::ordered_json& j);
     // `cohsim run` arguments of one run (runs()' values), writing into `out`.
     std::vector<std::string> run_args(const std::vector<std::string>& run, const std::string& out) const;
+
+    // to_json's config_digest, computed once per definition (it loads the
+    // config and reads the program files); `digest_of` is the rest of the
+    // json it was computed for, so a copy that changes an axis computes anew.
+    mutable nlohmann::ordered_json digest_of;
+    mutable std::string digest;
 };
 
 // Loads every point's config (no simulation): a usage_error naming the first
