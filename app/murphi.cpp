@@ -205,6 +205,7 @@ std::string murphi_model(const murphi_options& o) {
       << "  NL: " << o.lines << ";  -- lines\n"
       << "  NG: " << o.granules << ";  -- reservation granules per line\n"
       << "  BROADCAST: " << (o.broadcast ? "true" : "false") << ";  -- broadcast snoops (no snoop filter)\n"
+      << "  FAR: " << (o.far_atomics ? "true" : "false") << ";  -- atomics performed at the home (far atomics)\n"
       << "  QMAX: " << 3 * o.lines << ";  -- messages a channel can hold (overflow is an error)\n\n"
       << "type\n"
          "  Cache: scalarset(NC);\n  Line: 0..NL-1;\n  Gran: 0..NG-1;\n  Value: 0..1;\n  Data: Value;  -- a line's contents: one of two values (a write to any granule changes it)\n"

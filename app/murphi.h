@@ -18,6 +18,13 @@
 //   - the core: loads, stores, load-/store-exclusives (LDXR fetching Shared
 //     or Unique), PRFM PST, evictions and CLREX on any line and granule, one
 //     access outstanding per line;
+//   - with far atomics (--far-atomics: interconnect.far_atomics, a DSU's or a
+//     mesh's), an atomic on a line the cache cannot write goes to the home
+//     as a GetM that snoops every copy, the requester's own included; the
+//     home performs it on the line's last value (memory's or the owner's
+//     answer), memory keeps the result, nobody caches the line, and the old
+//     value returns to the requester (home::far_result); the line is free at
+//     once, with no unblock;
 //   - the exclusive monitor as the protocol alone keeps it: armed by an
 //     LDXR, opened by any STXR, CLREX, an eviction of its line, or a snoop
 //     that takes the line away. (The simulator also clears every other
@@ -27,7 +34,8 @@
 // last value written; a load reads it; memory holds it when no cache owns the
 // line dirty and nothing is in flight; the home's records match its state; a
 // store-exclusive succeeds only if no other observer wrote its granule since
-// its load-exclusive; no message arrives at a cell the tables call
+// its load-exclusive (a far atomic is such a write); a far atomic reads the
+// last value written, and performs only once no cache can read the line; no message arrives at a cell the tables call
 // impossible; no channel overflows; and from every reachable state all
 // messages can drain (no deadlock, no livelock: a rumur liveness property).
 #pragma once
@@ -46,6 +54,7 @@ struct murphi_options {
     int lines = 2;
     int granules = 1;        // reservation granules per line
     bool broadcast = false;  // CCI-400-style broadcast snoops instead of a snoop filter
+    bool far_atomics = false;  // LSE atomics on a line the cache cannot write performed at the home
     // Cache-table cells replaced (to show what the model checker finds when a
     // cell is wrong): `protocol --murphi --mutate cache:S:Inv=S+snp_ack`.
     std::map<std::pair<protocol::cstate, protocol::cevent>, protocol::cache_cell> cache_overrides;

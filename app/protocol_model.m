@@ -10,10 +10,12 @@
 
 type
   AnswerKind: enum { ak_ack, ak_clean, ak_dirty };
-  Op: enum { op_none, op_load, op_ldxr, op_store, op_stxr, op_unique };
-  MsgKind: enum { mk_req, mk_snp, mk_grant, mk_answer, mk_unblock };
-  Msg: record kind: MsgKind; src: Cache; line: Line; req: Request; excl: boolean;
-    snp: Snoop; gr: Grant; ans: AnswerKind; data: Data; end;
+  Op: enum { op_none, op_load, op_ldxr, op_store, op_stxr, op_unique, op_far };
+  -- mk_result: a far atomic's old value, from the home to its requester
+  MsgKind: enum { mk_req, mk_snp, mk_grant, mk_answer, mk_unblock, mk_result };
+  -- far: a far atomic's request (a GetM that snoops every copy, the requester's own included)
+  Msg: record kind: MsgKind; src: Cache; line: Line; req: Request; excl: boolean; far: boolean;
+    g: Gran; v: Value; snp: Snoop; gr: Grant; ans: AnswerKind; data: Data; end;
   Chan: record n: 0..QMAX; q: array[0..QMAX-1] of Msg; end;
   -- one line in one cache: state, copy, and the access waiting for a grant (op_none: none)
   CLine: record st: CState; data: Data; op: Op; ev: CEvent; g: Gran; v: Value; end;
@@ -25,6 +27,7 @@ type
     phase: TState; waiting: array[0..NC-1] of Msg; nwait: 0..NC;
     requester: Cache; cur_s: HState; cur_e: HEvent; has_owner_at_start: boolean; owner_at_start: Cache;
     left: 0..NC; owner_dirty: boolean; have_data: boolean; data: Data;
+    far: boolean; far_g: Gran; far_v: Value;  -- the transaction is a far atomic writing far_v to granule far_g
   end;
 
 var
@@ -79,7 +82,7 @@ function new_msg(k: MsgKind; src: Cache; l: Line): Msg;
 var m: Msg;
 begin
   undefine m;
-  m.kind := k; m.src := src; m.line := l; m.req := rq_GetS; m.excl := false;
+  m.kind := k; m.src := src; m.line := l; m.req := rq_GetS; m.excl := false; m.far := false; m.g := 0; m.v := 0;
   m.snp := sn_none; m.gr := gr_none; m.ans := ak_ack;
   m.data := 0;
   return m;
@@ -98,15 +101,21 @@ begin
   if mon[c].armed & mon[c].line = l then open_monitor(c); endif;
 end;
 
--- A write performs: the data, and the observation that every other armed
--- monitor on the granule was written under (it must have been cleared).
+-- Another observer than c writes granule g of line l: every other armed
+-- monitor on it was written under (it must have been cleared).
+procedure written_under(c: Cache; l: Line; g: Gran);
+begin
+  for d: Cache do
+    if d != c & mon[d].armed & mon[d].line = l & mon[d].g = g then mon[d].broken := true; endif;
+  endfor;
+end;
+
+-- A write performs: the data, and the observation of the other monitors.
 procedure write(c: Cache; l: Line; g: Gran; v: Value);
 begin
   cache[c][l].data := v;
   truth[l] := v;
-  for d: Cache do
-    if d != c & mon[d].armed & mon[d].line = l & mon[d].g = g then mon[d].broken := true; endif;
-  endfor;
+  written_under(c, l, g);
 end;
 
 -- ---- the cache controller: one executor of the table's actions --------------
@@ -191,12 +200,31 @@ begin
   endif;
 end;
 
+-- A far atomic (an LSE atomic the platform performs at the home: FAR) on a
+-- line the cache cannot write: the request goes to the home; the cache keeps
+-- what it holds until the home's snoop takes it (l1_controller::access).
+procedure issue_far(c: Cache; l: Line; g: Gran; v: Value);
+var m: Msg;
+begin
+  m := new_msg(mk_req, c, l);
+  m.req := rq_GetM; m.far := true; m.g := g; m.v := v;
+  push(to_home[c], m);
+  cache[c][l].op := op_far; cache[c][l].g := g; cache[c][l].v := v;
+end;
+
 -- A snoop or a grant arrives; a grant replays the pending access, which
 -- must then hit.
 procedure at_cache(c: Cache; m: Msg);
 var l: Line; e: CEvent; cell: CacheCell; again: CacheCell; op: Op; g: Gran; v: Value;
 begin
   l := m.line;
+  if m.kind = mk_result then
+    -- the home's snoop of the requester's own copy went first on this channel
+    assert cache[c][l].op = op_far "a far atomic's result nobody waited for";
+    assert cache[c][l].st = cs_I "a far atomic completes while its requester still holds the line";
+    clear_pending(c, l);
+    return;
+  endif;
   if m.kind = mk_snp then e := snoop_event(m.snp); else e := grant_event(m.gr); endif;
   cell := cache_cell(cache[c][l].st, e);
   assert cell.kind = oc_ok "a snoop or grant arrives in a cell the table calls impossible";
@@ -331,11 +359,40 @@ begin
   home[l].has_owner_at_start := false; home[l].cur_s := hs_I; home[l].cur_e := he_GetS;
   home[l].left := 0; home[l].owner_dirty := false; home[l].have_data := false;
   home[l].data := 0;
+  home[l].far := false; home[l].far_g := 0; home[l].far_v := 0;
+end;
+
+-- A far atomic's last answer is in (home::far_result): every copy is gone;
+-- the home performs the operation on the line's last value (memory's, or
+-- the owner's answer), which memory keeps, no cache can read the line (one
+-- whose eviction is in flight may still await its Put_Ack), the old
+-- value goes to the requester, and the line is free at once (no unblock).
+procedure far_perform(l: Line);
+var r: Cache; m: Msg;
+begin
+  r := home[l].requester;
+  assert home[l].have_data "a far atomic performs without the line's data";
+  assert home[l].data = truth[l] "a far atomic reads another value than the last one written";
+  for d: Cache do
+    assert !can_read(cache[d][l].st) "a far atomic performs while a cache can still read the line";
+  endfor;
+  step(l, te_Ready);
+  mem[l] := home[l].far_v;
+  truth[l] := home[l].far_v;
+  written_under(r, l, home[l].far_g);
+  home[l].st := hs_I; home[l].has_owner := false; undefine home[l].owner;
+  for d: Cache do home[l].sharers[d] := false; endfor;
+  m := new_msg(mk_result, r, l);
+  m.data := home[l].data;
+  push(to_cache[r], m);
+  step(l, te_Unblock);
+  clear_transaction(l, true);
 end;
 
 procedure finish(l: Line);
 var cell: HomeCell; g: Grant; r: Cache; d: Data;
 begin
+  if home[l].far then far_perform(l); return; endif;
   cell := home_cell(home[l].cur_s, home[l].cur_e);
   g := home[l].owner_dirty ? cell.grant_dirty : cell.grant_clean;
   if is_data(g) then assert home[l].have_data "the home grants data it does not have"; endif;
@@ -352,7 +409,8 @@ procedure start(m: Msg);
 var l: Line; c: Cache; ev: HEvent; cell: HomeCell; snooped: array[Cache] of boolean; kind: Snoop;
 begin
   l := m.line; c := m.src;
-  ev := classify(l, m.req, c, m.excl);
+  -- a far atomic snoops every copy, the requester's own included (home::process)
+  if m.far then ev := he_GetM; else ev := classify(l, m.req, c, m.excl); endif;
   cell := home_cell(home[l].st, ev);
   assert cell.kind = oc_ok "a request reaches a home cell the table calls impossible";
   if cell.grant_clean = gr_Excl_Fail then
@@ -366,6 +424,7 @@ begin
   else
     step(l, te_Request);
     home[l].requester := c;
+    home[l].far := m.far; home[l].far_g := m.g; home[l].far_v := m.v;
     home[l].cur_s := home[l].st; home[l].cur_e := ev;
     home[l].has_owner_at_start := home[l].has_owner;
     if home[l].has_owner then home[l].owner_at_start := home[l].owner; endif;
@@ -375,21 +434,36 @@ begin
     home[l].left := 0;
     for d: Cache do snooped[d] := false; endfor;
     if cell.to_owner != sn_none & home[l].has_owner then
-      if home[l].owner != c then snooped[home[l].owner] := true; snoop_one(l, home[l].owner, cell.to_owner); endif;
+      if home[l].owner != c | m.far then snooped[home[l].owner] := true; snoop_one(l, home[l].owner, cell.to_owner); endif;
     endif;
     if cell.to_sharers != sn_none then
       for d: Cache do
-        if home[l].sharers[d] & d != c then snooped[d] := true; snoop_one(l, d, cell.to_sharers); endif;
+        if home[l].sharers[d] & (d != c | m.far) then snooped[d] := true; snoop_one(l, d, cell.to_sharers); endif;
       endfor;
     endif;
     if BROADCAST then
       kind := m.req = rq_GetS ? sn_Fwd_GetS : sn_Inv;
       for d: Cache do
-        if d != c & !snooped[d] then snoop_one(l, d, kind); endif;
+        if (d != c | m.far) & !snooped[d] then snoop_one(l, d, kind); endif;
       endfor;
     endif;
     if home[l].left = 0 then finish(l); endif;
   endif;
+end;
+
+-- The waiting requests, in arrival order, while the line is idle.
+procedure serve_waiting(l: Line);
+var next: Msg;
+begin
+  while home[l].phase = ts_Idle & home[l].nwait > 0 do
+    next := home[l].waiting[0];
+    for i: 0..NC-2 do
+      if i + 1 < home[l].nwait then home[l].waiting[i] := home[l].waiting[i + 1]; endif;
+    endfor;
+    home[l].nwait := home[l].nwait - 1;
+    undefine home[l].waiting[home[l].nwait];
+    start(next);
+  endwhile;
 end;
 
 procedure at_home_request(m: Msg);
@@ -406,7 +480,7 @@ begin
 end;
 
 procedure at_home_response(m: Msg);
-var l: Line; next: Msg;
+var l: Line;
 begin
   l := m.line;
   if m.kind = mk_answer then
@@ -420,21 +494,12 @@ begin
       assert m.ans = ak_ack "a cache that does not own the line answers with data";
     endif;
     home[l].left := home[l].left - 1;
-    if home[l].left = 0 then finish(l); endif;
+    if home[l].left = 0 then finish(l); serve_waiting(l); endif;
   else
     step(l, te_Unblock);  -- the transaction table says whether an unblock is expected now
     assert home[l].requester = m.src "an unblock from a cache that is not the requester";
     clear_transaction(l, true);
-    -- the waiting requests, in arrival order, while the line is idle
-    while home[l].phase = ts_Idle & home[l].nwait > 0 do
-      next := home[l].waiting[0];
-      for i: 0..NC-2 do
-        if i + 1 < home[l].nwait then home[l].waiting[i] := home[l].waiting[i + 1]; endif;
-      endfor;
-      home[l].nwait := home[l].nwait - 1;
-      undefine home[l].waiting[home[l].nwait];
-      start(next);
-    endwhile;
+    serve_waiting(l);
   endif;
 end;
 
@@ -500,6 +565,11 @@ ruleset c: Cache; l: Line; g: Gran do
       cache[c][l].op = op_none & mon[c].armed & mon[c].line = l & mon[c].g = g &
       takes(cache[c][l].st, ce_Store)
     ==> begin issue(c, l, ce_Store, op_stxr, g, v); end;
+
+    -- (on a line the cache can write, an atomic is a store: the rule above)
+    rule "far atomic"
+      FAR & cache[c][l].op = op_none & is_stable(cache[c][l].st) & !can_write(cache[c][l].st)
+    ==> begin issue_far(c, l, g, v); end;
   end;
 end;
 

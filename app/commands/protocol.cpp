@@ -18,7 +18,8 @@ namespace cohsim {
 // ---- protocol -------------------------------------------------------------
 
 const char* const protocol_help = R"(usage: cohsim protocol [--table cache|home|transactions] [--counts RUN_DIR|RESULT_JSON]
-       cohsim protocol --murphi [--caches N] [--lines N | --granules N] [--broadcast] [--mutate CELL]...
+       cohsim protocol --murphi [--caches N] [--lines N | --granules N] [--broadcast] [--far-atomics]
+                              [--mutate CELL]...
 
 Prints the MOESI protocol exactly as the simulator implements it, generated
 from its tables (models/coherence_protocol.cpp), as Markdown: the cache
@@ -38,10 +39,12 @@ the same tables, for an exhaustive check by a model checker (Debian's rumur):
 N caches, lines of reservation granules holding one of two values, FIFO
 channels with arbitrary delays, the home's blocking and records, loads,
 stores, exclusives, PRFM PST, evictions and CLREX, and the exclusive monitor
-as the protocol keeps it. It checks single writer / multiple readers, the
-data values, the home's records, the store-exclusive rule (success only if
-no other observer wrote the granule since the load-exclusive) and that every
-state can drain (no deadlock). scripts/model-check.sh runs the whole check.
+as the protocol keeps it; with --far-atomics, LSE atomics performed at the
+home (a GetM snooping every copy, the requester's too; the home performs
+the operation and returns the old value). It checks single writer /
+multiple readers, the data values, the home's records, the store-exclusive
+rule (success only if no other observer wrote the granule since the
+load-exclusive) and that every state can drain (no deadlock). scripts/model-check.sh runs the whole check.
 --mutate replaces one cache-table cell, to see what the checker finds when a
 cell is wrong: CELL is cache:STATE:EVENT=NEXT[+ACTION...], =stall or
 =impossible; actions: hit, send_GetS, send_GetM, send_Upg, send_PutS,
@@ -68,6 +71,7 @@ int cmd_protocol(const std::vector<std::string>& args) {
         ("granules", po::value(&granules)->value_name("N"),
          "--murphi: reservation granules per line, 1 to 4 (default 1)")  //
         ("broadcast", "--murphi: broadcast snoops (CCI-400) instead of a snoop filter")  //
+        ("far-atomics", "--murphi: atomics on a line the cache cannot write are performed at the home")  //
         ("mutate", po::value(&mutations)->value_name("CELL"),
          "--murphi: replace a cache-table cell, cache:STATE:EVENT=NEXT[+ACTION...] (repeatable)")  //
         ("table", po::value(&table)->value_name("NAME"),
@@ -87,6 +91,7 @@ int cmd_protocol(const std::vector<std::string>& args) {
         o.granules = granules.empty() ? 1 : static_cast<int>(parse_count(granules, "--granules", 1, 4));
         o.lines = !lines.empty() ? static_cast<int>(parse_count(lines, "--lines", 1, 4)) : granules.empty() ? 2 : 1;
         o.broadcast = p.vm.count("broadcast") > 0;
+        o.far_atomics = p.vm.count("far-atomics") > 0;
         for (const auto& text : mutations) {
             try {
                 add_mutation(o, text);
@@ -97,7 +102,7 @@ int cmd_protocol(const std::vector<std::string>& args) {
         std::cout << murphi_model(o);
         return exit_ok;
     }
-    for (const char* only : {"caches", "lines", "granules", "broadcast", "mutate"})
+    for (const char* only : {"caches", "lines", "granules", "broadcast", "far-atomics", "mutate"})
         if (p.vm.count(only)) throw usage_error(std::string("--") + only + " belongs to --murphi");
     if (table != "all" && table != "cache" && table != "home" && table != "transactions")
         throw usage_error("--table " + table + ": no such table (expected cache, home or transactions)");

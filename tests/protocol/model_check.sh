@@ -5,13 +5,29 @@
 #   model_check.sh COHSIM SOURCE_DIR mutant EXPECT ARGS...
 #       a cell broken on purpose: the verifier must fail with EXPECT (a property's
 #       name) and print the trace that leads there.
+#   model_check.sh COHSIM SOURCE_DIR edited EXPECT SED ARGS...
+#       the same for a part of the model the tables do not give (app/protocol_model.m):
+#       the generated model is edited by the sed expression SED, which must change it.
 set -u
 cohsim=$1 src=$2 mode=$3
 shift 3
 expect=""
-if [ "$mode" = mutant ]; then expect=$1; shift; fi
 out=$(mktemp)
-trap 'rm -f "$out"' EXIT
+wrapper=$(mktemp)
+trap 'rm -f "$out" "$wrapper"' EXIT
+if [ "$mode" = mutant ]; then expect=$1; shift; fi
+if [ "$mode" = edited ]; then
+  expect=$1 MC_SED=$2 MC_COHSIM=$cohsim
+  shift 2
+  export MC_SED MC_COHSIM
+  "$cohsim" protocol --murphi "$@" > "$out" || exit 1
+  if [ "$(sed -e "$MC_SED" "$out" | cmp -s - "$out"; echo $?)" = 0 ]; then
+    echo "FAIL: the edit '$MC_SED' does not change the model"; exit 1
+  fi
+  printf '#!/bin/sh\n"$MC_COHSIM" "$@" | sed -e "$MC_SED"\n' > "$wrapper"
+  chmod +x "$wrapper"
+  cohsim=$wrapper mode=mutant
+fi
 # A broken model is searched by one thread: which violation a parallel search
 # meets first varies from run to run; one thread's breadth-first order does not.
 threads=2

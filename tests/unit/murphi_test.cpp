@@ -65,7 +65,7 @@ TEST(Murphi, EveryCacheCellIsInTheModelWithItsNextStateAndActions) {
     EXPECT_EQ(cells, 96);  // of 14 x 14: counted by hand from models/coherence_protocol.cpp (the rest impossible)
 }
 
-TEST(Murphi, SizesAndSnoopModeAreTheModelsConstants) {
+TEST(Murphi, SizesSnoopModeAndFarAtomicsAreTheModelsConstants) {
     murphi_options o;
     o.caches = 4, o.lines = 1, o.granules = 2, o.broadcast = true;
     const std::string m = murphi_model(o);
@@ -73,6 +73,9 @@ TEST(Murphi, SizesAndSnoopModeAreTheModelsConstants) {
     EXPECT_NE(m.find("  NL: 1;"), std::string::npos);
     EXPECT_NE(m.find("  NG: 2;"), std::string::npos);
     EXPECT_NE(m.find("  BROADCAST: true;"), std::string::npos);
+    EXPECT_NE(m.find("  FAR: false;"), std::string::npos);
+    o.far_atomics = true;
+    EXPECT_NE(murphi_model(o).find("  FAR: true;"), std::string::npos);
     o.caches = 9;
     EXPECT_THROW(murphi_model(o), std::invalid_argument);
 }
