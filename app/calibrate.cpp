@@ -163,6 +163,12 @@ std::string replace_calibrated_block(const std::string& text, const std::string&
     return text.substr(0, b) + block + text.substr(after);
 }
 
+double narrowing_by_chance(std::size_t kept, double width_kept) {
+    if (kept < 2) return 1.0;
+    const double w = std::clamp(width_kept, 0.0, 1.0), k = static_cast<double>(kept);
+    return std::clamp(k * std::pow(w, k - 1) - (k - 1) * std::pow(w, k), 0.0, 1.0);
+}
+
 int calibrate(const calibration_request& q) {
     const std::string &platform = q.platform, &cases_file = q.cases_file, &dur = q.max_duration, &out_dir = q.out_dir;
     const std::size_t n = q.draws, replicates = q.replicates;
@@ -303,26 +309,40 @@ int calibrate(const calibration_request& q) {
         }
     }
     text_table t;
-    t.header({"parameter", "file", "before", "calibrated", "width kept"});
+    t.header({"parameter", "file", "before", "calibrated", "width kept", "by chance"});
     json narrowed = json::array();
     std::vector<std::string> post(m.params.size());
     for (std::size_t j : own) {
         const cfg::uncertain_param& up = m.params[j];
         const std::string prior = up.text(), file = fs::path(m.param_files[j]).filename().string();
         if (kept.empty()) {
-            t.row({up.path, file, prior, "-", "-"});
+            t.row({up.path, file, prior, "-", "-", "-"});
             continue;
         }
         std::uint64_t lo = ~0ULL, hi = 0;
         for (std::size_t i : kept) lo = std::min(lo, m.draws[i][j]), hi = std::max(hi, m.draws[i][j]);
         const double frac = up.hi > up.lo ? static_cast<double>(hi - lo) / static_cast<double>(up.hi - up.lo) : 1.0;
         post[j] = up.format(m.draws[centre][j]) + " ~ " + up.format(lo) + ".." + up.format(hi);
-        char w[16];
+        const double chance = narrowing_by_chance(kept.size(), frac);
+        char w[16], c[16];
         std::snprintf(w, sizeof w, "%.0f%%", 100 * frac);
-        t.row({up.path, file, prior, post[j], w});
-        narrowed.push_back({{"path", up.path}, {"file", m.param_files[j]}, {"prior", prior}, {"calibrated", post[j]}, {"width_kept", frac}});
+        std::snprintf(c, sizeof c, chance < 0.001 ? "<0.1%%" : "%.1f%%", 100 * chance);
+        t.row({up.path, file, prior, post[j], w, c});
+        narrowed.push_back({{"path", up.path}, {"file", m.param_files[j]}, {"prior", prior}, {"calibrated", post[j]},
+                            {"width_kept", frac}, {"by_chance", chance}});
     }
     std::cout << t.str();
+    if (!kept.empty()) {
+        char mean[16];
+        std::snprintf(mean, sizeof mean, "%.0f%%", 100.0 * (static_cast<double>(kept.size()) - 1) / (static_cast<double>(kept.size()) + 1));
+        std::cout << "(by chance: how often " << kept.size() << " draws the cases did not constrain at all would span no more "
+                  << "of the prior; they keep " << mean << " of its width on average. Above 5%, the narrowing is no evidence "
+                  << "that the cases pin the value; what they pin may be a combination, which the kept draws carry.)\n";
+        if (kept.size() < 20)
+            std::cout << "note: only " << kept.size() << " draws kept: ensembles of this platform reuse these " << kept.size()
+                      << " hypothetical chips, and each range is the extent of " << kept.size()
+                      << " points; more draws (-n) keep more.\n";
+    }
     char stamp[32];
     const std::time_t now = std::time(nullptr);
     std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H%MZ", std::gmtime(&now));

@@ -17,6 +17,14 @@ namespace cohsim {
 // the markers (a hand edit it will not overwrite).
 std::string replace_calibrated_block(const std::string& text, const std::string& block);
 
+// How often `kept` draws that the cases did not constrain at all (uniform
+// over the prior, independent) would span no more than `width_kept` (0..1)
+// of the prior's width: the extent of k uniform points has the Beta(k-1, 2)
+// law, P = k w^(k-1) - (k-1) w^k. A narrowing this likely by chance is no
+// evidence that the cases pin the value (7 kept draws keep 75% of an
+// unconstrained value's width on average). 1 for one draw or none.
+double narrowing_by_chance(std::size_t kept, double width_kept);
+
 // What `cohsim calibrate` was asked: the platform file (`platform_arg` as
 // given, `platform` its canonical name), the cases file, `draws` Latin
 // hypercube draws of `replicates` runs each, `jobs` at once, each run capped

@@ -254,6 +254,7 @@ json prediction_report(const std::string& dir_text) {
     out["sensitivity"] = sens;
     if (fs::exists(dir / "margin.json")) out["margin"] = json::parse(read_file((dir / "margin.json").string()));
     // The most cautious level over the parameters (each row has its own).
+    if (any_calibrated) out["calibrated_draws"] = n_cal;
     out["distinct_draws"] = std::min(n_all, n_cal);
     out["chance_level"] = chance(std::min(n_all, n_cal));
     out["caveats"] = prediction_caveats(out);
@@ -270,6 +271,17 @@ json prediction_caveats(const json& r) {
                       " members the 5-95% band's ends lie between the two lowest and between the two highest members: "
                       "it is close to the members' whole range, not a 90% interval; give -n 21 or more (41 for ends "
                       "that rest on the third member from each side)");
+    // The platform's calibrated values come from its kept draws in turn: more
+    // members than draws see the same few chips again.
+    if (r.contains("calibrated_draws")) {
+        const auto k = r["calibrated_draws"].get<int>();
+        if (k < done)
+            out.push_back("the " + std::to_string(done) + " members reuse " + std::to_string(k) +
+                          " joint draws of the calibration (`cohsim calibrate`'s kept draws, in turn): the calibrated values "
+                          "take only " + std::to_string(k) + " combinations, so the band describes " + std::to_string(k) +
+                          " hypothetical chips, each under other seeds and per-member draws; how far chips differ rests on " +
+                          std::to_string(k) + " points. Calibrating with more draws (-n) keeps more");
+    }
     if (!r.contains("margin") || !r.contains("focus_core")) return out;
     const json& m = r["margin"];
     const std::string focus = r["focus_core"].get<std::string>(), nominal = m["nominal_verdict"].get<std::string>();

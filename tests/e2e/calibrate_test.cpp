@@ -46,6 +46,14 @@ TEST_F(Cli, CalibrateNarrowsAKnownParameterAroundTheTruthAndWritesItBack) {
     EXPECT_EQ(report["draws"], 16);
     EXPECT_GE(report["kept"].get<int>(), 1);
     EXPECT_LT(report["kept"].get<int>(), 16);
+    // How likely the narrowing is by chance: the extent of k uniform draws
+    // within the kept width, k w^(k-1) - (k-1) w^k (Beta(k-1, 2)).
+    {
+        const double k = report["kept"].get<double>(), w = report["narrowed"][0]["width_kept"].get<double>();
+        const double p = k < 2 ? 1.0 : k * std::pow(w, k - 1) - (k - 1) * std::pow(w, k);
+        EXPECT_NEAR(report["narrowed"][0]["by_chance"].get<double>(), p, 1e-9);
+        EXPECT_NE(r.out.find("by chance"), std::string::npos) << r.out;
+    }
     // The calibrated range is what configs including the platform now use.
     r = run({"params", "--ranges", "case.yaml"});
     ASSERT_EQ(r.status, 0) << r.err;

@@ -103,3 +103,18 @@ TEST(Ensemble, CaveatsSayWhenTheMembersCannotSayIt) {
     EXPECT_TRUE(cohsim::prediction_caveats(report_of(32, R"({"STARVED": 30, "fair": 2})", true)).empty());
     EXPECT_TRUE(cohsim::prediction_caveats(report_of(32, R"({"STARVED": 32})", false)).empty());
 }
+
+// Members that reuse the calibration's kept draws (7 draws, 16 members, as
+// the shipped phone): the band describes 7 chips, and says so; as many
+// members as draws, or no calibrated values, say nothing of it.
+TEST(Ensemble, CaveatsSayWhenMembersReuseTheCalibratedDraws) {
+    auto r = report_of(32, R"({"STARVED": 30, "fair": 2})", false);
+    r["calibrated_draws"] = 7;
+    const auto c = cohsim::prediction_caveats(r);
+    ASSERT_EQ(c.size(), 1u);
+    EXPECT_NE(c[0].get<std::string>().find("the 32 members reuse 7 joint draws of the calibration"), std::string::npos) << c[0];
+    r["calibrated_draws"] = 32;
+    EXPECT_TRUE(cohsim::prediction_caveats(r).empty());
+    r.erase("calibrated_draws");
+    EXPECT_TRUE(cohsim::prediction_caveats(r).empty());
+}

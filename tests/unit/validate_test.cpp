@@ -2,8 +2,11 @@
 // whose figures are worked out here.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <random>
+#include <vector>
 
 #include "sim/config_tree.h"
 #include "app/calibrate.h"
@@ -269,4 +272,32 @@ TEST(Validate, CalibratedBlockIsAppendedThenReplacedNeverDuplicated) {
     EXPECT_EQ(twice, plat + "\n" + block2);
     EXPECT_EQ(replace_calibrated_block("x: 1", block1), "x: 1\n\n" + block1);  // no final newline
     EXPECT_THROW(replace_calibrated_block("calibrated:\n  a.b: 1 ~ 0..2\n", block1), std::runtime_error);
+}
+
+// The chance that k unconstrained draws span no more than a fraction w of the
+// prior, against a Monte Carlo oracle (k uniform points, their extent) and the
+// hand-computed cases: 7 draws within half the width, 7*(1/2)^6 - 6*(1/2)^7 = 1/16.
+TEST(Validate, NarrowingByChanceIsTheExtentOfUnconstrainedDraws) {
+    EXPECT_NEAR(narrowing_by_chance(7, 0.5), 1.0 / 16, 1e-12);
+    EXPECT_NEAR(narrowing_by_chance(2, 0.3), 2 * 0.3 - 0.09, 1e-12);  // two points: 2w - w^2
+    EXPECT_EQ(narrowing_by_chance(7, 1.0), 1.0);
+    EXPECT_EQ(narrowing_by_chance(7, 0.0), 0.0);
+    EXPECT_EQ(narrowing_by_chance(1, 0.0), 1.0);  // one draw spans nothing, whatever the cases say
+    EXPECT_EQ(narrowing_by_chance(0, 0.5), 1.0);
+    std::mt19937_64 rng(12345);
+    std::uniform_real_distribution<double> u(0.0, 1.0);
+    for (const auto& [k, w] : std::vector<std::pair<std::size_t, double>>{{7, 0.5}, {7, 0.75}, {20, 0.8}, {3, 0.2}}) {
+        const int trials = 200000;
+        int within = 0;
+        for (int t = 0; t < trials; ++t) {
+            double lo = 1, hi = 0;
+            for (std::size_t i = 0; i < k; ++i) {
+                const double x = u(rng);
+                lo = std::min(lo, x), hi = std::max(hi, x);
+            }
+            within += hi - lo <= w;
+        }
+        const double p = narrowing_by_chance(k, w), sd = std::sqrt(p * (1 - p) / trials);
+        EXPECT_NEAR(static_cast<double>(within) / trials, p, 5 * sd + 1e-4) << k << " draws, width " << w;
+    }
 }
