@@ -81,6 +81,7 @@ platform_cores() {
     graviton2.yaml) echo "cpu.0 cpu.1 cpu.30 cpu.63" ;;
     altra_q80_26.yaml) echo "cpu.0 cpu.1 cpu.40 cpu.79" ;;
     graviton4.yaml) echo "cpu.0 cpu.1 cpu.47 cpu.95" ;;
+    graviton4_2s.yaml) echo "s0.0 s0.1 s1.0 s1.95" ;;
     *) echo "" ;;
   esac
 }

@@ -30,6 +30,8 @@ duration delivery::synchronized(duration t, unsigned crossing, unsigned k, std::
 
 unsigned delivery::home_socket(std::uint64_t line) const { return m_ic.home_socket(line, line_bytes); }
 
+unsigned delivery::touch(unsigned k, std::uint64_t line) { return m_ic.touch(line, m_socket_of[k], line_bytes); }
+
 duration delivery::cross(duration t, unsigned k, unsigned home, bool to_home, bool data) {
     const unsigned a = m_socket_of[k];
     const std::uint64_t bytes = data ? line_bytes : 16;

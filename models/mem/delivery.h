@@ -57,6 +57,8 @@ public:
 
     unsigned home_socket(std::uint64_t line) const;
     unsigned socket_of(unsigned k) const { return m_socket_of[k]; }
+    // A request of cluster k for `line` reaches the interconnect: its home socket (interconnect::touch).
+    unsigned touch(unsigned k, std::uint64_t line);
 
 private:
     // A hop between cluster `k` and the home on socket `home` over the socket link.

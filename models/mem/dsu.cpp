@@ -70,6 +70,16 @@ duration dsu::answer_reaches(unsigned from, unsigned requester, std::uint64_t li
     return from_home(requester, line, answer_to_home(from, line, t, data), data);
 }
 
+duration dsu::core_to_gateway(unsigned agent, duration t, bool data) {
+    return m_mesh->route(t, m_mesh->xp_of_core(member(agent)), m_p.mesh.gateway, data ? m_p.mesh.data_flits : 1);
+}
+
+duration dsu::home_node_to_gateway(std::uint64_t line, duration t) { return m_mesh->route(t, home_xp(line), m_p.mesh.gateway, 1); }
+
+duration dsu::gateway_to_core(unsigned agent, duration t, bool data) {
+    return m_mesh->route(t, m_p.mesh.gateway, m_mesh->xp_of_core(member(agent)), data ? m_p.mesh.data_flits : 1);
+}
+
 void dsu::l3_fill(std::uint64_t line) { fill_filter(m_l3, line); }
 
 void dsu::l3_drop(std::uint64_t line) {

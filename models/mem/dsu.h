@@ -46,7 +46,8 @@
 // without direct_transfer), other answers through the home node; the
 // requester's Unblock (CHI's CompAck) travels back to the home node before
 // the line serves its next request. Each trip is mesh::route's (hops and
-// link contention). Far atomics are not modelled on a mesh (a config error).
+// link contention). A message between a mesh's core and a home on another
+// socket crosses the mesh to or from its gateway (mesh.h).
 // Not modelled: queueing in the DSU (each hop is a fixed latency), L3
 // partitioning, the snoop filter's capacity, and data values (the
 // functional memory holds them).
@@ -123,6 +124,12 @@ public:
     // A snooped core's answer to a far atomic leaving its XP at `t`: when it
     // reaches the line's home node (with `data`, transfer_latency first).
     duration answer_to_home(unsigned from, std::uint64_t line, duration t, bool data);
+    // A message crossing sockets (mesh.h), over this mesh: from `agent`'s XP
+    // at `t` to the gateway; from the line's home node (a request it
+    // forwards); from the gateway to `agent`'s XP. With `data`, a line.
+    duration core_to_gateway(unsigned agent, duration t, bool data);
+    duration home_node_to_gateway(std::uint64_t line, duration t);
+    duration gateway_to_core(unsigned agent, duration t, bool data);
     bool l3_holds(std::uint64_t line) { return m_l3.find(line) != nullptr; }
     void l3_fill(std::uint64_t line);
     void l3_drop(std::uint64_t line);

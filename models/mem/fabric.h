@@ -68,8 +68,10 @@ public:
     virtual void snoop_answered(unsigned k, unsigned agent, std::uint64_t line, bool data, bool dirty) = 0;
     // The requester's Unblock.
     virtual void unblock(std::uint64_t line) = 0;
-    // The line's current transaction is served at the interconnect.
-    virtual bool serving_globally(std::uint64_t line) = 0;
+    // The requester's Unblock for `line`, leaving its cluster's SCU at `at`:
+    // when it reaches the home's side (across the interconnect, and a mesh's
+    // way to its gateway, when the transaction is served there).
+    virtual duration unblock_reaches(unsigned agent, unsigned k, std::uint64_t line, duration at) = 0;
     virtual void count_snoop(std::uint64_t line) = 0;
     // The order of simultaneous requests from different cores.
     virtual std::uint64_t arbitration_key(unsigned agent) const = 0;

@@ -90,8 +90,31 @@ void home::fill_shared(unsigned k, std::uint64_t line) {
 void home::to_interconnect(const request_msg& m, unsigned k, duration now) {
     request_msg fwd = m;
     fwd.at_ic = true;
-    const duration at = m_f.net->scu_to_home(k, m.line, now);
+    duration left = now;
+    if (dsu* g = gateway_mesh(k, m.line, true))
+        left = m.at_l3 ? g->home_node_to_gateway(m.line, now) : g->core_to_gateway(m.agent, now, false);
+    const duration at = m_f.net->scu_to_home(k, m.line, left);
     m_f.q->at(at, rank(phase::request, m_ic.arbitration_key(m.agent)), [this, fwd] { arrive(fwd); });
+}
+
+dsu* home::gateway_mesh(unsigned k, std::uint64_t line, bool touch) const {
+    if (m_ic.sockets() < 2) return nullptr;
+    dsu* d = dsu_for(k);
+    if (!d || !d->is_mesh()) return nullptr;
+    delivery& net = *m_f.net;
+    return net.socket_of(k) != (touch ? net.touch(k, line) : net.home_socket(line)) ? d : nullptr;
+}
+
+duration home::from_interconnect(unsigned agent, unsigned k, std::uint64_t line, duration t, bool data) const {
+    const duration in = m_f.net->home_to_scu(k, line, t, data);
+    dsu* g = gateway_mesh(k, line, false);
+    return g ? g->gateway_to_core(agent, in, data) : in;
+}
+
+duration home::unblock_reaches(unsigned agent, unsigned k, std::uint64_t line, duration at) {
+    if (!record(line).tx.global) return at;
+    if (dsu* g = gateway_mesh(k, line, false)) at = g->core_to_gateway(agent, at, false);
+    return m_f.net->answer_to_home(k, line, at, false);
 }
 
 // Sends a request from its core's crosspoint to its line's home node on the mesh.
@@ -137,7 +160,7 @@ void home::process(line_record& h, const request_msg& m) {
         ++h.traffic.exclusive_fails;
         served(line, h.e.state, ev, cell, m);
         // No transaction: the answer goes straight back (no data).
-        const duration at = m.at_ic ? net.home_to_scu(k, line, now, false) : on_mesh ? d->from_home(agent, line, now, false) : now;
+        const duration at = m.at_ic ? from_interconnect(agent, k, line, now, false) : on_mesh ? d->from_home(agent, line, now, false) : now;
         l1_port* c = m_f.l1s[agent];
         m_f.q->at(net.scu_to_l1(k, at), rank(phase::response, agent), [c, line] { c->exclusive_failed(line); });
         return;
@@ -219,6 +242,7 @@ void home::process(line_record& h, const request_msg& m) {
             ++tx.answers_left;
             ++m_ic.snoops;
             const duration at = net.snoop_to_scu(j, line, now);
+            dsu* g = gateway_mesh(j, line, false);
             ++m_clusters[j]->interconnect_snoops;
             if (tx.cluster_left[j] == 0) {
                 // Nothing to see here: the SCU answers from its duplicate tags.
@@ -231,7 +255,8 @@ void home::process(line_record& h, const request_msg& m) {
                 if (cluster_of(a) != j) continue;
                 const snoop s = a == h.e.owner ? cell.to_owner : cell.to_sharers;
                 l1_port* c = m_f.l1s[static_cast<unsigned>(a)];
-                m_f.q->at(net.scu_to_l1(j, at), rank(phase::snoop, static_cast<std::uint64_t>(a)),
+                const duration in = g ? g->gateway_to_core(static_cast<unsigned>(a), at, false) : at;
+                m_f.q->at(net.scu_to_l1(j, in), rank(phase::snoop, static_cast<std::uint64_t>(a)),
                           [c, s, line] { c->snoop(s, line); });
             }
         }
@@ -277,7 +302,11 @@ void home::snoop_answered(unsigned k, unsigned agent_, std::uint64_t line, bool 
     }
     // Global: the cluster answers once all its snooped L1s have.
     transaction& tx = h.tx;
-    if (tx.cluster_ready[k] < at_scu) tx.cluster_ready[k] = at_scu;
+    const duration left = [&] {
+        dsu* g = gateway_mesh(k, line, false);
+        return g ? g->core_to_gateway(agent_, at_scu, data) : at_scu;
+    }();
+    if (tx.cluster_ready[k] < left) tx.cluster_ready[k] = left;
     if (agent == tx.owner_at_start) tx.owner_dirty = dirty, owner_answered(tx, data);
     if (--tx.cluster_left[k] > 0) return;
     const duration back = m_f.net->answer_to_home(k, line, tx.cluster_ready[k], data);
@@ -315,7 +344,7 @@ void home::grant_now(line_record& h) {
     const bool data = g == grant::Data_S || g == grant::Data_E || g == grant::Data_M;
     duration at;
     if (tx.global) {
-        at = net.scu_to_l1(k, net.home_to_scu(k, line, tx.ready, data));
+        at = net.scu_to_l1(k, from_interconnect(agent, k, line, tx.ready, data));
         fill_shared(k, line);
     } else {
         at = net.scu_to_l1(k, tx.ready);
@@ -338,7 +367,7 @@ void home::far_result(line_record& h) {
         ++m_far_atomics;
         // A DSU that performs atomics keeps the line in its L3 for the next.
         if (dsu* d = atomics_dsu(k)) d->l3_fill(line);
-        const duration at = m_f.net->scu_to_l1(k, m_f.net->home_to_scu(k, line, tx.ready, false));
+        const duration at = m_f.net->scu_to_l1(k, from_interconnect(tx.req.agent, k, line, tx.ready, false));
         m_f.l1s[tx.req.agent]->far_result(line, at);
         unblocked(line);
         return;

@@ -72,7 +72,7 @@ public:
     // The requester's Unblock: the line serves its next request.
     void unblock(std::uint64_t line) override;
     // The line's current transaction is served at the interconnect.
-    bool serving_globally(std::uint64_t line) override { return record(line).tx.global; }
+    duration unblock_reaches(unsigned agent, unsigned k, std::uint64_t line, duration at) override;
     void count_snoop(std::uint64_t line) override { ++record(line).traffic.snoops; }
     std::uint64_t arbitration_key(unsigned agent) const override { return m_ic.arbitration_key(agent); }
 
@@ -140,6 +140,13 @@ private:
         dsu* d = dsu_for(k);
         return d && d->far_atomics() ? d : nullptr;
     }
+    // Cluster k's mesh when a message between its cores and the line's home
+    // crosses sockets (it travels over the mesh to or from its gateway, mesh.h),
+    // else null. `touch`: the line's first request, which may place its page.
+    dsu* gateway_mesh(unsigned k, std::uint64_t line, bool touch) const;
+    // A message from the interconnect to `agent` of cluster k, sent at `t`:
+    // when it reaches the core's SCU.
+    duration from_interconnect(unsigned agent, unsigned k, std::uint64_t line, duration t, bool data) const;
     bool cached_outside(std::uint64_t line, unsigned k) const;
     void drop_stale(std::uint64_t line, unsigned k);
     void fill_shared(unsigned k, std::uint64_t line);

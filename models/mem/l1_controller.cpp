@@ -373,8 +373,7 @@ void l1_controller::grant(protocol::grant g, std::uint64_t line) {
             const l1_cache& c = self.m_c;
             fabric& f = self.m_f;
             home_port* h = f.point;
-            duration at = f.net->l1_to_scu(c.cluster, kernel::now());
-            if (h->serving_globally(line)) at = f.net->answer_to_home(c.cluster, line, at, false);
+            const duration at = h->unblock_reaches(c.agent, c.cluster, line, f.net->l1_to_scu(c.cluster, kernel::now()));
             f.q->at(at, rank(phase::response, c.agent), [h, l = line] { h->unblock(l); });
         }
     };

@@ -32,12 +32,24 @@ void mesh_params::describe(cfg::struct_schema<mesh_params>& s) {
             "a snooped owner sends the line straight to the requester (CHI direct cache transfer); false: "
             "through the home node")
         .def(true);
+    s.param("gateway", &mesh_params::gateway,
+            "the crosspoint (row by row from 0) of the socket's link to the other sockets: a message between a core "
+            "and a home on another socket crosses the mesh between the core's crosspoint and it")
+        .def(0u)
+        .range(0u, 255u);
     s.rule([](const mesh_params& p, const cfg::node* n, const std::string& path) {
         if ((p.width == 0) != (p.height == 0)) {
             const cfg::node* v = n ? n->find(p.width == 0 ? "width" : "height") : nullptr;
             throw cfg::config_error(v ? v->loc : (n ? n->loc : cfg::source_loc{}), path,
                                     "a mesh of " + std::to_string(p.width) + " x " + std::to_string(p.height) + " crosspoints",
                                     "width and height both above 0 (a mesh), or both 0 (none)");
+        }
+        if (p.width > 0 && p.gateway >= p.width * p.height) {
+            const cfg::node* v = n ? n->find("gateway") : nullptr;
+            throw cfg::config_error(v ? v->loc : cfg::source_loc{}, path + ".gateway",
+                                    "crosspoint " + std::to_string(p.gateway) + " on a mesh of " +
+                                        std::to_string(p.width * p.height) + " crosspoints",
+                                    "a crosspoint from 0 to " + std::to_string(p.width * p.height - 1) + ", row by row");
         }
         if (p.home_nodes > p.width * p.height) {
             const cfg::node* v = n ? n->find("home_nodes") : nullptr;

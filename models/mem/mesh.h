@@ -18,11 +18,18 @@
 //     that direction for `link_occupancy` cycles per flit (a request,
 //     snoop or response is one flit, a line of data `data_flits`); a
 //     message waits for a link another message holds; a message between
-//     two ports of one XP crosses no link and arrives at the next edge.
+//     two ports of one XP crosses no link and arrives at the next edge;
+//   - a second socket: a message between one of the mesh's cores and a
+//     line's home on another socket crosses this mesh between the core's
+//     XP (or, for a request its home node forwards, the home node's XP)
+//     and the `gateway` XP, where the socket link (socket_link.h) starts.
 // Not modelled: XP-internal arbitration between ports, virtual channels and
 // credits, the device ports' own queues, CMN's address hash (its mapping of
 // particular lines to slices), edge XPs without cores (I/O, memory
-// controllers), mesh wrap-around (there is none in CMN).
+// controllers), mesh wrap-around (there is none in CMN); on the line's home
+// socket, the way between the gateway and the home node (the interconnect's
+// latencies stand for the home socket's side of a crossing, as for a
+// socket without a mesh).
 // Timing assumptions: every hop is a whole number of mesh cycles; a message
 // leaves its XP at the mesh clock's first edge at or after it is sent.
 #pragma once
@@ -46,6 +53,7 @@ struct mesh_params {
     cycles link_occupancy{1};             // mesh cycles a flit holds a link
     std::uint32_t data_flits = 2;         // flits of a 64-byte line (CMN-600: 32-byte data flits)
     bool direct_transfer = true;          // DCT: a snooped owner's data goes straight to the requester
+    std::uint32_t gateway = 0;            // the XP of the socket's link to the other sockets (CCIX/CML gateway)
     bool enabled() const { return width > 0; }
     static void describe(cfg::struct_schema<mesh_params>& s);
 };

@@ -156,7 +156,8 @@ INSTANTIATE_TEST_SUITE_P(
                       platform_case{"thunderx2_2s", "s0.0,s0.1,s1.0", {"s0.0"}},
                       platform_case{"graviton2", "cpu.0,cpu.1,cpu.30,cpu.63", {"cpu.0"}},
                       platform_case{"altra_q80_26", "cpu.0,cpu.3,cpu.4,cpu.40,cpu.79", {"cpu.0"}},
-                      platform_case{"graviton4", "cpu.0,cpu.1,cpu.2,cpu.47,cpu.95", {"cpu.0"}}),
+                      platform_case{"graviton4", "cpu.0,cpu.1,cpu.2,cpu.47,cpu.95", {"cpu.0"}},
+                      platform_case{"graviton4_2s", "s0.0,s0.1,s0.47,s1.0,s1.95", {"s0.0"}}),
     [](const ::testing::TestParamInfo<platform_case>& i) { return std::string(i.param.name); });
 
 TEST_F(Cli, EveryShippedPlatformHasReferenceRowsAndATest) {
@@ -164,7 +165,7 @@ TEST_F(Cli, EveryShippedPlatformHasReferenceRowsAndATest) {
     // references.yaml (and a line in PlatformReferences above).
     const YAML::Node refs = YAML::LoadFile((fs::path(COHSIM_SOURCE_DIR) / "configs" / "references.yaml").string());
     std::set<std::string> tested = {"asr_4xa53_4xa73", "dynamiq_4xa55_4xa75", "exynos5422", "rpi2_4xa7", "rk3588_4xa55_4xa76",
-                                    "thunderx2_2s", "graviton2", "altra_q80_26", "graviton4"};
+                                    "thunderx2_2s", "graviton2", "altra_q80_26", "graviton4", "graviton4_2s"};
     std::set<std::string> shipped;
     for (const auto& e : fs::directory_iterator(fs::path(COHSIM_SOURCE_DIR) / "configs" / "platforms"))
         if (e.path().extension() == ".yaml") shipped.insert(e.path().stem().string());

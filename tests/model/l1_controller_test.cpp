@@ -28,7 +28,7 @@ struct mock_home : home_port {
         got.push_back({"answer", kernel::now(), data, dirty});
     }
     void unblock(std::uint64_t) override { got.push_back({"unblock", kernel::now()}); }
-    bool serving_globally(std::uint64_t) override { return false; }
+    duration unblock_reaches(unsigned, unsigned, std::uint64_t, duration at) override { return at; }
     void count_snoop(std::uint64_t) override {}
     std::uint64_t arbitration_key(unsigned agent) const override { return agent; }
 };

@@ -44,6 +44,18 @@ op_times store_then_load(system_model& sys, const char* from, const char* to, st
     return rd;
 }
 
+// `core` loads A first thing, alone, and the run goes on for 10 us: the load's start and end.
+op_times lone_load(system_model& sys, const char* core) {
+    op_times rd;
+    sys.find_core(core)->set_program([&rd](cohsim::core& c) {
+        rd.before = c.local_time();
+        c.load(A);
+        rd.after = c.local_time();
+    });
+    run_for_fs(10'000'000'000ULL);
+    return rd;
+}
+
 }  // namespace
 
 TEST(MemoryLatency, MissToMemoryThenL1Hit) {
@@ -201,13 +213,7 @@ TEST(MemoryLatency, RemoteSocketCrossesTheLinkBothWays) {
     // little on socket 0, big on socket 1; line 0x1000 is homed on socket
     // (0x1000 / 64) mod 2 = 0.
     system_model sys(test_platform({"clusters.big.socket=1", "interconnect.link_latency=100ns"}));
-    op_times rd;
-    sys.find_core("big.0")->set_program([&](core& c) {
-        rd.before = c.local_time();
-        c.load(A);
-        rd.after = c.local_time();
-    });
-    run_for_fs(10'000'000'000ULL);
+    const op_times rd = lone_load(sys, "big.0");
     const hops h;
     const std::uint64_t link = 100'000'000;
     const duration at_ic = h.ic(duration{h.B.time_of(5).fs + link}, 26);
@@ -335,6 +341,35 @@ TEST(MemoryLatency, MeshTransferTravelsToTheHomeNodeAndStraightBack) {
     // Beyond the mesh only big.1's first store, a miss in every cache (to DRAM).
     EXPECT_EQ(counter_value(sys, "interconnect", "requests"), 1u);
     EXPECT_GT(counter_value(sys, "m.mesh", "hops"), 0u);
+}
+
+// A second socket of meshes: big (socket 1) on a 2 x 2 mesh at 1 GHz, one
+// core per crosspoint (big.0 at XP 0), its gateway to the link at XP 3.
+// big.0 reads A, homed on socket 0 (line 64, interleaved): its request goes
+// to the line's home node on its mesh (XP 0: no hop) and, as no cache of the
+// socket has it, from there to the gateway (two hops, 6 mesh cycles), over
+// the link to socket 0's interconnect; memory and the broadcast snoop of
+// little as in RemoteSocketCrossesTheLinkBothWays; the data over the link
+// and from the gateway to big.0's crosspoint (two hops), then its SCU hop.
+TEST(MemoryLatency, ASecondSocketsMeshCrossesToItsGatewayAndBack) {
+    system_model sys(test_platform({"clusters.big.socket=1", "interconnect.link_latency=100ns",
+                                    "dsus={m1: {freq: 1GHz, l3: {size: 2MiB, ways: 16, latency: 20cycles}, "
+                                    "mesh: {width: 2, height: 2, cores_per_xp: 1, hop_latency: 3cycles, gateway: 3}}}",
+                                    "clusters.big.dsu=m1"}));
+    const op_times rd = lone_load(sys, "big.0");
+    const hops h;
+    const clock_domain M("mesh", frequency{1'000'000'000});
+    const std::uint64_t link = 100'000'000;
+    const duration at_home = M.next_edge(h.B.edge_after(rd.before, cycles{5}));
+    const duration at_gateway = M.edge_after(at_home, cycles{6});
+    const duration at_ic = h.ic(duration{at_gateway.fs + link}, 26);
+    const duration mem = h.I.next_edge(duration{at_ic.fs + 100'000'000});
+    const duration little_back = h.ic(h.L.edge_after(h.L.next_edge(h.ic(at_ic, 27)), cycles{6}), 26);
+    const duration in = h.B.next_edge(duration{h.ic(hops::max(mem, little_back), 26).fs + link});
+    const duration at_core = M.edge_after(M.next_edge(in), cycles{6});
+    EXPECT_EQ(rd.after.fs, h.B.edge_after(at_core, cycles{2}).fs);
+    // Two hops each: the request, the data, and big.0's Unblock on its way to the link.
+    EXPECT_EQ(counter_value(sys, "m1.mesh", "hops"), 6u);
 }
 
 // Two stores to one line at the same instant from little.0 (XP 0) and big.1

@@ -66,3 +66,37 @@ TEST_P(RandomProgramOnAMesh, InvariantsAndDataHold) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Seeds, RandomProgramOnAMesh, ::testing::Range<std::uint64_t>(1, 17));
+
+// Two sockets, each a coherent mesh of its clusters (the first half of the
+// random platform's clusters on socket 0, the rest on socket 1), each with
+// its gateway to the link on a crosspoint varied by seed, the lines placed
+// by first touch or interleaved: every check of the header holds.
+class RandomProgramOnTwoMeshSockets : public ::testing::TestWithParam<std::uint64_t> {};
+
+TEST_P(RandomProgramOnTwoMeshSockets, InvariantsAndDataHold) {
+    // The first platform from the parameter on, 100 seeds apart, with two clusters or more.
+    std::uint64_t seed = GetParam();
+    unsigned n_cores = 0, n_clusters = 0;
+    for (random_platform(seed, n_cores, n_clusters); n_clusters < 2; random_platform(seed, n_cores, n_clusters)) seed += 100;
+    auto mesh = [seed](unsigned gateway) {
+        return "{freq: 1.2GHz, snoop_latency: " + std::to_string(seed % 7) + "cycles, transfer_latency: " +
+               std::to_string(seed % 5) + "cycles, l3: {size: 64KiB, ways: 4, latency: 20cycles}, mesh: {width: 3, height: 2, "
+               "cores_per_xp: 2, hop_latency: " + std::to_string(1 + seed % 3) + "cycles, link_occupancy: " +
+               std::to_string(seed % 3) + "cycles, direct_transfer: " + (seed % 2 ? "true" : "false") +
+               ", gateway: " + std::to_string(gateway) + "}, far_atomics: " + (seed % 4 < 2 ? "true" : "false") + "}";
+    };
+    std::vector<std::string> extra = {"dsus={d0: " + mesh(seed % 6) + ", d1: " + mesh((seed / 6) % 6) + "}",
+                                      "interconnect.link_latency=" + std::to_string(20 + seed % 50) + "ns",
+                                      std::string("interconnect.placement=") + (seed % 3 ? "first_touch" : "interleave")};
+    for (unsigned k = 0; k < n_clusters; ++k) {
+        const unsigned s = k < n_clusters / 2 ? 0 : 1;
+        extra.push_back("clusters.c" + std::to_string(k) + ".dsu=d" + std::to_string(s));
+        extra.push_back("clusters.c" + std::to_string(k) + ".socket=" + std::to_string(s));
+    }
+    const auto r = run_random_program(seed, 3000, extra);
+    EXPECT_EQ(r.failure, "") << "platform:" << r.platform;
+    EXPECT_EQ(r.finished, r.cores);
+    EXPECT_GE(r.instructions, 3000u * r.cores);
+}
+
+INSTANTIATE_TEST_SUITE_P(Seeds, RandomProgramOnTwoMeshSockets, ::testing::Range<std::uint64_t>(1, 17));
