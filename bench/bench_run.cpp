@@ -127,6 +127,7 @@ int suite(const std::string& self, std::string cohsim, bool full) {
         {"lockref, 64 cores (two sockets)", (src / "bench/lockref_64_cores.yaml").string(), "2ms", {}, "500us"},
         {"qspinlock, 64 cores (Graviton2 mesh)", (src / "bench/qspinlock_graviton2.yaml").string(), "2ms", {}, "500us"},
         {"qspinlock, 128 cores (8 x 8 mesh)", (src / "bench/qspinlock_128_cores.yaml").string(), "1ms", {}, "250us"},
+        {"qspinlock, 192 cores (two Graviton4 meshes)", (src / "bench/qspinlock_graviton4_2s.yaml").string(), "1ms", {}, "250us"},
     };
 #ifdef COHSIM_C_WORKLOADS
     // The same contention with the qspinlock compiled from C (workloads/c/qspinlock.c): decoded machine code.
