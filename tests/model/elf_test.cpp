@@ -79,22 +79,27 @@ void lock_counts(const std::string& file, const std::string& function, unsigned 
     EXPECT_EQ(sys.memory().peek(counter, 8), ids.size() * iters) << "the counter in the critical section";
 }
 
-// CNA (workloads/c/cna.c) on two sockets, the little cluster on socket 0 and
-// the big one on socket 1, two threads each, 200 iterations: every critical
-// section counted, and the hand-offs that crossed sockets (the program's
+// A CNA build (`file`: workloads/c/cna.c, or cna_qspinlock.c) on two
+// sockets, the little cluster on socket 0 and the big one on socket 1,
+// `per_socket` threads each, 200 iterations: every critical section
+// counted, and the hand-offs that crossed sockets (the program's
 // `remote_handoffs`), with its intra-socket threshold set to `threshold`
 // (the program's default, 1 << 16, when none).
-std::uint64_t cna_remote_handoffs(std::optional<std::uint64_t> threshold) {
-    const auto ids = cores_of(2, 2);
-    system_model sys(test_platform({"clusters.little.cores=2", "clusters.big.cores=2", "clusters.big.socket=1",
-                                    "workload.program=" + elf("cna"), "workload.function=thread",
-                                    "workload.params={COUNT: 1}",
-                                    threads_on(ids, 200, [](unsigned) { return std::string(", inside: 50cycles"); })}));
+std::uint64_t cna_remote_handoffs(std::optional<std::uint64_t> threshold, const std::string& file = "cna",
+                                  unsigned per_socket = 2, std::vector<std::string> extra = {}) {
+    const auto ids = cores_of(per_socket, per_socket);
+    const std::string n = std::to_string(per_socket);
+    std::vector<std::string> sets = {"clusters.little.cores=" + n, "clusters.big.cores=" + n, "clusters.big.socket=1",
+                                     "workload.program=" + elf(file), "workload.function=thread",
+                                     "workload.params={COUNT: 1}",
+                                     threads_on(ids, 200, [](unsigned) { return std::string(", inside: 50cycles"); })};
+    sets.insert(sets.end(), extra.begin(), extra.end());
+    system_model sys(test_platform(sets));
     const auto& objects = sys.threads().at(0)->program().objects;
     if (threshold) sys.memory().poke(objects.at("cna_threshold"), 8, *threshold);
     run_to_end();
-    EXPECT_EQ(acquisitions(sys), 800u);
-    EXPECT_EQ(sys.memory().peek(objects.at("counter"), 8), 800u) << "the counter in the critical section";
+    EXPECT_EQ(acquisitions(sys), ids.size() * 200);
+    EXPECT_EQ(sys.memory().peek(objects.at("counter"), 8), ids.size() * 200) << "the counter in the critical section";
     return sys.memory().peek(objects.at("remote_handoffs"), 8);
 }
 
@@ -127,6 +132,42 @@ TEST(ElfWorkload, CnaHandsTheLockToTheOtherSocketAfterItsThreshold) {
     const std::uint64_t remote = cna_remote_handoffs(4);
     EXPECT_GE(remote, 159u);
     EXPECT_LT(remote, 400u);  // fewer than in queue order
+}
+
+// CNA on the queued spinlock's slow path (cna_qspinlock.c), four threads on
+// each socket, 1600 acquisitions, so that most waiters queue (an
+// acquisition by the fast path or the pending bit, only while the queue is
+// empty, bypasses the queue's order). With Linux's threshold, as the
+// stand-alone CNA above: the lock crosses once, and at most once more at
+// the start.
+TEST(ElfWorkload, CnaQspinlockKeepsTheLockOnItsSocket) {
+    NEED_CROSS();
+    EXPECT_LE(cna_remote_handoffs(std::nullopt, "cna_qspinlock", 4), 2u);
+}
+
+// Threshold 0: the queue in arrival order, both sockets' threads queuing
+// again as they leave: at least every second hand-off crosses.
+TEST(ElfWorkload, CnaQspinlockWithThresholdZeroServesTheQueueInOrder) {
+    NEED_CROSS();
+    EXPECT_GE(cna_remote_handoffs(0, "cna_qspinlock", 4), 800u);
+}
+
+// Threshold 4: at most 4 queue hand-offs in a row within a socket, then
+// the other socket's waiters go first; a run grows past 5 only by
+// acquisitions while the queue is empty. So at least 1600 / 10 runs, and
+// fewer crossings than in queue order (every second one). The LL/SC build
+// inline (the outline build above takes libgcc's LL/SC on these cores).
+TEST(ElfWorkload, CnaQspinlockHandsTheLockToTheOtherSocketAfterItsThreshold) {
+    NEED_CROSS();
+    const std::uint64_t remote = cna_remote_handoffs(4, "cna_qspinlock-inline", 4);
+    EXPECT_GE(remote, 160u);
+    EXPECT_LT(remote, 800u);
+}
+
+// The LSE build on cores that have LSE, with Linux's threshold.
+TEST(ElfWorkload, CnaQspinlockLseKeepsTheLockOnItsSocket) {
+    NEED_CROSS();
+    EXPECT_LE(cna_remote_handoffs(std::nullopt, "cna_qspinlock-lse", 4, lse_cores()), 2u);
 }
 
 // alu_check in each build, on cores that have what the build uses.
