@@ -209,7 +209,7 @@ begin
   m := new_msg(mk_req, c, l);
   m.req := rq_GetM; m.far := true; m.g := g; m.v := v;
   push(to_home[c], m);
-  cache[c][l].op := op_far; cache[c][l].g := g; cache[c][l].v := v;
+  cache[c][l].op := op_far;  -- the operands travel with the request: the home performs it
 end;
 
 -- A snoop or a grant arrives; a grant replays the pending access, which
