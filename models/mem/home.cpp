@@ -14,7 +14,9 @@ using namespace protocol;
 home::home(fabric& f, const std::vector<std::unique_ptr<cluster>>& clusters, std::vector<int> dsu_of,
            const std::vector<std::unique_ptr<dsu>>& dsus, interconnect& ic, dram& memory, counter& far_atomics)
     : m_f(f), m_clusters(clusters), m_dsu_of(std::move(dsu_of)), m_dsus(dsus), m_ic(ic), m_memory(memory),
-      m_far_atomics(far_atomics) {}
+      m_far_atomics(far_atomics),
+      // (the DSUs are built after the home: whether one is a mesh is asked per message)
+      m_gateways(ic.sockets() > 1 && std::any_of(m_dsu_of.begin(), m_dsu_of.end(), [](int d) { return d >= 0; })) {}
 
 unsigned home::cluster_of(int agent) const { return m_f.states[static_cast<unsigned>(agent)]->cluster; }
 
@@ -97,17 +99,15 @@ void home::to_interconnect(const request_msg& m, unsigned k, duration now) {
     m_f.q->at(at, rank(phase::request, m_ic.arbitration_key(m.agent)), [this, fwd] { arrive(fwd); });
 }
 
-dsu* home::gateway_mesh(unsigned k, std::uint64_t line, bool touch) const {
-    if (m_ic.sockets() < 2) return nullptr;
+dsu* home::crossing_mesh(unsigned k, std::uint64_t line, bool touch) const {
     dsu* d = dsu_for(k);
     if (!d || !d->is_mesh()) return nullptr;
     delivery& net = *m_f.net;
     return net.socket_of(k) != (touch ? net.touch(k, line) : net.home_socket(line)) ? d : nullptr;
 }
 
-duration home::from_interconnect(unsigned agent, unsigned k, std::uint64_t line, duration t, bool data) const {
-    const duration in = m_f.net->home_to_scu(k, line, t, data);
-    dsu* g = gateway_mesh(k, line, false);
+duration home::through_gateway(unsigned agent, unsigned k, std::uint64_t line, duration in, bool data) const {
+    dsu* g = crossing_mesh(k, line, false);
     return g ? g->gateway_to_core(agent, in, data) : in;
 }
 

@@ -38,6 +38,7 @@
 #include "models/coherence_protocol.h"
 #include "models/mem/cluster.h"
 #include "models/mem/dram.h"
+#include "models/mem/delivery.h"
 #include "models/mem/dsu.h"
 #include "models/mem/fabric.h"
 #include "models/mem/interconnect.h"
@@ -143,10 +144,17 @@ private:
     // Cluster k's mesh when a message between its cores and the line's home
     // crosses sockets (it travels over the mesh to or from its gateway, mesh.h),
     // else null. `touch`: the line's first request, which may place its page.
-    dsu* gateway_mesh(unsigned k, std::uint64_t line, bool touch) const;
+    dsu* gateway_mesh(unsigned k, std::uint64_t line, bool touch) const {
+        return m_gateways ? crossing_mesh(k, line, touch) : nullptr;
+    }
+    dsu* crossing_mesh(unsigned k, std::uint64_t line, bool touch) const;
     // A message from the interconnect to `agent` of cluster k, sent at `t`:
     // when it reaches the core's SCU.
-    duration from_interconnect(unsigned agent, unsigned k, std::uint64_t line, duration t, bool data) const;
+    duration from_interconnect(unsigned agent, unsigned k, std::uint64_t line, duration t, bool data) const {
+        const duration in = m_f.net->home_to_scu(k, line, t, data);
+        return m_gateways ? through_gateway(agent, k, line, in, data) : in;
+    }
+    duration through_gateway(unsigned agent, unsigned k, std::uint64_t line, duration in, bool data) const;
     bool cached_outside(std::uint64_t line, unsigned k) const;
     void drop_stale(std::uint64_t line, unsigned k);
     void fill_shared(unsigned k, std::uint64_t line);
@@ -164,6 +172,7 @@ private:
     interconnect& m_ic;
     dram& m_memory;
     counter& m_far_atomics;
+    bool m_gateways;  // two sockets or more, and DSUs: a message may cross a mesh to its gateway
     std::unordered_map<std::uint64_t, line_record> m_lines;
     struct recent {
         std::uint64_t line = 0;
