@@ -29,6 +29,13 @@ struct memory_system::impl {
         for (const auto& c : specs) out.push_back(c.socket);
         return out;
     }
+    // Built before the home, which asks whether a DSU is a mesh.
+    static std::vector<std::unique_ptr<dsu>> make_dsus(const std::vector<dsu_spec>& specs) {
+        std::vector<std::unique_ptr<dsu>> out;
+        for (const auto& d : specs)
+            out.push_back(std::make_unique<dsu>(d.name, *d.clock, d.params, static_cast<std::uint32_t>(line_bytes)));
+        return out;
+    }
     static std::vector<int> dsu_of(const std::vector<cluster_spec>& specs) {
         std::vector<int> out;
         for (const auto& c : specs) out.push_back(c.dsu);
@@ -50,13 +57,12 @@ struct memory_system::impl {
 
     impl(const std::vector<cluster_spec>& specs, const interconnect_params& icp, const memory_params& memp,
          const std::vector<dsu_spec>& dsu_specs, const noise& n)
-        : ic(icp, sockets_of(specs), agents_of(specs)),
+        : dsus(make_dsus(dsu_specs)),
+          ic(icp, sockets_of(specs), agents_of(specs)),
           memory(memp, ic.clock(), sockets_of(specs), ic.stats(), n),
           link(icp.link_latency, icp.link_bytes_per_second, ic.stats()),
           net(clusters, socket_of(specs), ic, link, n),
           point(f, clusters, dsu_of(specs), dsus, ic, memory, far_atomics) {
-        for (const auto& d : dsu_specs)
-            dsus.push_back(std::make_unique<dsu>(d.name, *d.clock, d.params, static_cast<std::uint32_t>(line_bytes)));
         unsigned agent = 0;
         for (unsigned c = 0; c < specs.size(); ++c) {
             const cluster_spec& sp = specs[c];

@@ -111,6 +111,7 @@ public:
     // The mesh, when the DSU is one. `agents`: the agent numbers of the
     // domain's cores in order (placed so on the crosspoints), of `total` agents.
     bool is_mesh() const { return m_mesh != nullptr; }
+    bool meshed() const { return m_p.mesh.enabled(); }  // a mesh once placed (place())
     void place(const std::vector<unsigned>& agents, unsigned total);
     const mesh* geometry() const { return m_mesh.get(); }
     // A request of `agent` leaving its XP at `t`: when it reaches the line's home node.

@@ -15,8 +15,7 @@ home::home(fabric& f, const std::vector<std::unique_ptr<cluster>>& clusters, std
            const std::vector<std::unique_ptr<dsu>>& dsus, interconnect& ic, dram& memory, counter& far_atomics)
     : m_f(f), m_clusters(clusters), m_dsu_of(std::move(dsu_of)), m_dsus(dsus), m_ic(ic), m_memory(memory),
       m_far_atomics(far_atomics),
-      // (the DSUs are built after the home: whether one is a mesh is asked per message)
-      m_gateways(ic.sockets() > 1 && std::any_of(m_dsu_of.begin(), m_dsu_of.end(), [](int d) { return d >= 0; })) {}
+      m_gateways(ic.sockets() > 1 && std::any_of(dsus.begin(), dsus.end(), [](const auto& d) { return d->meshed(); })) {}
 
 unsigned home::cluster_of(int agent) const { return m_f.states[static_cast<unsigned>(agent)]->cluster; }
 
@@ -302,10 +301,8 @@ void home::snoop_answered(unsigned k, unsigned agent_, std::uint64_t line, bool 
     }
     // Global: the cluster answers once all its snooped L1s have.
     transaction& tx = h.tx;
-    const duration left = [&] {
-        dsu* g = gateway_mesh(k, line, false);
-        return g ? g->core_to_gateway(agent_, at_scu, data) : at_scu;
-    }();
+    duration left = at_scu;
+    if (dsu* g = gateway_mesh(k, line, false)) left = g->core_to_gateway(agent_, at_scu, data);
     if (tx.cluster_ready[k] < left) tx.cluster_ready[k] = left;
     if (agent == tx.owner_at_start) tx.owner_dirty = dirty, owner_answered(tx, data);
     if (--tx.cluster_left[k] > 0) return;

@@ -172,7 +172,7 @@ private:
     interconnect& m_ic;
     dram& m_memory;
     counter& m_far_atomics;
-    bool m_gateways;  // two sockets or more, and DSUs: a message may cross a mesh to its gateway
+    bool m_gateways;  // two sockets or more, and a mesh: a message may cross a mesh to its gateway
     std::unordered_map<std::uint64_t, line_record> m_lines;
     struct recent {
         std::uint64_t line = 0;
