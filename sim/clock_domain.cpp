@@ -26,6 +26,20 @@ inline u128 div_u128(u128 num, std::uint64_t d, std::uint64_t* rem = nullptr) {
     return num / d;
 }
 
+// q = num / d when that fits in 64 bits (else false): one hardware divide on
+// x86-64, with no call to fall back on, so a caller's fast path needs none.
+inline bool div_to_u64(u128 num, std::uint64_t d, std::uint64_t& q) {
+    const std::uint64_t hi = static_cast<std::uint64_t>(num >> 64);
+    if (hi >= d) return false;
+#if defined(__x86_64__)
+    std::uint64_t r;
+    __asm__("divq %4" : "=a"(q), "=d"(r) : "a"(static_cast<std::uint64_t>(num)), "d"(hi), "rm"(d));
+#else
+    q = static_cast<std::uint64_t>(num / d);
+#endif
+    return true;
+}
+
 [[noreturn]] __attribute__((noinline, cold)) void beyond_range(const std::string& domain) {
     throw std::overflow_error("clock domain " + domain + ": time beyond the 64-bit femtosecond range");
 }
@@ -55,10 +69,17 @@ clock_domain::clock_domain(std::string name, frequency freq, spread_spectrum ssc
         // stretch D = 10^9 ppm / f fs, and the floors add at most 1 more each.
         m_longest_period = m_period_fs + 1 + (1'000'000'000ULL * m_ssc.ppm + freq.hz - 1) / freq.hz + 1;
         m_spread0 = spread_fs(m_phase);
+        m_nominal_fs = 1e15 / static_cast<double>(freq.hz);
+        m_peak_fs = 1e9 * m_ssc.ppm / static_cast<double>(freq.hz);
     }
+    // The window keeps every step's products in 64 bits: d P and r + d rem
+    // (rem < f) below 2^62, and 2H S's growth (below d 4H) too.
+    const std::uint64_t widest = std::max<std::uint64_t>(m_period_fs, freq.hz);
+    m_window = m_half < (std::uint64_t{1} << 30) ? std::clamp<std::uint64_t>((std::uint64_t{1} << 62) / widest, 1, 1 << 14) : 1;
+    set_anchor(0);
 }
 
-std::uint64_t clock_domain::spread_fs(std::uint64_t j) const {
+std::uint64_t clock_domain::spread_fs(std::uint64_t j, std::uint64_t* rem) const {
     // 2H * S(j): H per whole triangle, then the part of the current one:
     // p(p-1) rising, then the whole triangle's 2H*H less what the falling
     // part has still to add.
@@ -73,16 +94,64 @@ std::uint64_t clock_domain::spread_fs(std::uint64_t j) const {
         s2h = u128(n) * w + (p <= h ? q * (q - (p > 0 ? 1 : 0)) : w - r * (r + 1));
     }
     // D = 10^9 ppm / f fs; the stretch is floor(D * s2h / 2H) = floor(A s2h / M).
-    const u128 q = div_u128(u128(m_spread_a) * s2h, m_spread_m);
+    const u128 q = div_u128(u128(m_spread_a) * s2h, m_spread_m, rem);
     return checked_fs(q, m_name);
 }
 
+void clock_domain::set_anchor(std::uint64_t cycle) const {
+    anchor_edge a;
+    a.k = cycle;
+    a.tn = nominal_time_of(cycle).fs;
+    a.r = m_last_r;
+    a.span = m_window;
+    if (m_ssc.ppm != 0) {
+        const std::uint64_t j = cycle + m_phase, two_h = 2 * m_half, p = j % two_h;
+        a.s = spread_fs(j, &a.rs) - m_spread0;
+        if (m_window > 1) {
+            // 2H S's growth d cycles on, while the triangle keeps its slope:
+            // rising (p + d <= H), p' (p' - 1) - p (p - 1) = d (2p - 1 + d);
+            // falling (p + d <= 2H), with b = 2H - p: b (b + 1) - (b - d) (b - d + 1)
+            // = d (2b + 1 - d).
+            a.rising = p < m_half;
+            a.slope = a.rising ? 2 * p - 1 : 2 * (two_h - p) + 1;  // 2p - 1 wraps at p = 0; d (d - 1) stays right
+            a.span = std::min(m_window, (a.rising ? m_half : two_h) - p + 1);
+        }
+    }
+    m_anchor = a;
+}
+
 duration clock_domain::computed_time_of(std::uint64_t cycle) const {
-    duration t = nominal_time_of(cycle);
-    if (m_ssc.ppm != 0) t.fs += spread_fs(cycle + m_phase) - m_spread0;
-    m_by_cycle[cycle & memo_mask] = {cycle, t.fs};
-    m_by_time[time_slot(t)] = {cycle, t.fs};
-    return t;
+    const anchor_edge& a = m_anchor;
+    const std::uint64_t d = cycle - a.k;
+    if (d >= a.span) return reanchored_time_of(cycle);  // behind the anchor (d wraps) or past its span
+    // floor(cycle 10^15 / f) = tn + d P + floor((r + d rem) / f).
+    const std::uint64_t x = a.r + d * m_period_rem;
+    std::uint64_t t;
+    if (__builtin_add_overflow(a.tn, d * m_period_fs + x / m_freq.hz, &t)) beyond_range(m_name);
+    m_last_k = cycle, m_last_t = t, m_last_r = x % m_freq.hz;
+    if (m_ssc.ppm != 0) {
+        // The stretch grows by floor((rs + A * (2H S's growth)) / M).
+        const std::uint64_t grown = d * (a.rising ? a.slope + d : a.slope - d);
+        std::uint64_t q;
+        if (!div_to_u64(u128(m_spread_a) * grown + a.rs, m_spread_m, q)) return reanchored_time_of(cycle);  // the closed form says why
+        if (__builtin_add_overflow(t, a.s + q, &t)) beyond_range(m_name);
+    }
+    return remember(cycle, t);
+}
+
+duration clock_domain::reanchored_time_of(std::uint64_t cycle) const {
+    // Up to a quarter window back, for the queries a little behind this one,
+    // but not past the start of the triangle's slope the cycle lies on; or,
+    // where stepping cannot say, the closed form at the cycle itself.
+    std::uint64_t back = std::min(cycle, m_window / 4);
+    if (m_anchor.k <= cycle && cycle - m_anchor.k < m_anchor.span) {
+        back = 0;
+    } else if (m_ssc.ppm != 0 && back > 0) {
+        const std::uint64_t p = (cycle + m_phase) % (2 * m_half);
+        back = std::min(back, p < m_half ? p : p - m_half);
+    }
+    set_anchor(cycle - back);
+    return computed_time_of(cycle);
 }
 
 std::uint64_t clock_domain::computed_next_edge_cycle(duration t) const {
@@ -100,11 +169,11 @@ std::uint64_t clock_domain::spread_next_edge_cycle(duration t) const {
     if (t.fs == 0) return 0;
     // The last answer, or the edge after it: most queries.
     if (t.fs == m_ssc_t && m_ssc_k > 0) return m_ssc_k;
-    if (t.fs > m_ssc_t && t.fs - m_ssc_t <= (m_period_fs << 8)) {
-        // A few hundred periods on from the last answer: every period lies
-        // between P (the nominal one's whole fs) and the longest, so the edge
-        // is among the few between gap / longest and gap / P cycles on (often
-        // one: no edge time needed); a binary search among them.
+    if (t.fs > m_ssc_t && t.fs - m_ssc_t <= (m_period_fs << 12)) {
+        // Up to a few thousand periods on from the last answer: every period
+        // lies between P (the nominal one's whole fs) and the longest, so the
+        // edge is among the few between gap / longest and gap / P cycles on
+        // (often one: no edge time needed); a binary search among them.
         const std::uint64_t gap = t.fs - m_ssc_t;
         std::uint64_t lo = m_ssc_k + (gap + m_longest_period - 1) / m_longest_period;
         std::uint64_t hi = m_ssc_k + (gap + m_period_fs - 1) / m_period_fs;
@@ -120,33 +189,40 @@ std::uint64_t clock_domain::spread_next_edge_cycle(duration t) const {
         if (hi_t != 0) m_ssc_k = hi, m_ssc_t = hi_t;
         return hi;
     }
-    // Else guess from the mean period (the nominal one stretched by ppm/2).
+    return far_spread_next_edge_cycle(t);
+}
+
+__attribute__((noinline)) std::uint64_t clock_domain::far_spread_next_edge_cycle(duration t) const {
+    // Guess from the mean period (the nominal one stretched by ppm/2).
     // Then Newton steps on the local period (the stretch is the triangle's value
-    // there); the answer is then checked exactly against time_of. Floating
-    // point only chooses where to look: the result is exact either way.
-    // From the last answer when t lies ahead of it (most queries: a few
-    // cycles on).
+    // there); the answer is then checked exactly against time_of.
+    // From the last answer when t lies ahead of it.
     std::uint64_t k = m_ssc_k, at = m_ssc_t;
     if (t.fs < m_ssc_t || t.fs - m_ssc_t > (m_period_fs << 16)) {
         k = nominal_next_edge_cycle(t);
         k -= static_cast<std::uint64_t>(u128(k) * m_ssc.ppm / 2'000'000);
         at = time_of(k).fs;
     }
-    const double peak = 1e9 * m_ssc.ppm / static_cast<double>(m_freq.hz);
-    const double nominal = 1e15 / static_cast<double>(m_freq.hz);
     for (int i = 0; i < 4; ++i) {
         const std::uint64_t p = (k + m_phase) % (2 * m_half);
         const double tri = static_cast<double>(p <= m_half ? p : 2 * m_half - p) / static_cast<double>(m_half);
         const double gap = at >= t.fs ? -static_cast<double>(at - t.fs) : static_cast<double>(t.fs - at);
-        const auto n = static_cast<std::int64_t>(std::ceil(gap / (nominal + peak * tri)));
+        const auto n = static_cast<std::int64_t>(std::ceil(gap / (m_nominal_fs + m_peak_fs * tri)));
         if (n == 0 || (n < 0 && static_cast<std::uint64_t>(-n) > k)) break;
         k = static_cast<std::uint64_t>(static_cast<std::int64_t>(k) + n);
         at = time_of(k).fs;
     }
+    return settled_edge(k, t);
+}
+
+std::uint64_t clock_domain::settled_edge(std::uint64_t k, duration t) const {
+    // From a guess k to the first edge at or after t: up while before t,
+    // then down while the edge before is not. Every period is at least the
+    // nominal one's whole femtoseconds (the stretch only adds): an edge less
+    // than that after t has its predecessor before t, with no need to
+    // compute it.
+    std::uint64_t at = time_of(k).fs;
     while (at < t.fs) at = time_of(++k).fs;
-    // Every period is at least the nominal one's whole femtoseconds (the
-    // stretch only adds): an edge less than that after t has its predecessor
-    // before t, with no need to compute it.
     while (k > 0 && at - t.fs >= m_period_fs) {
         const std::uint64_t before = time_of(k - 1).fs;
         if (before < t.fs) break;

@@ -21,7 +21,17 @@
 // in cycle space (the triangle advances per cycle, not per second): the two
 // differ by ppm of the modulation period, far below anything that matters.
 //
-// Speed: every answer is a pure function of its question, so each domain
+// Speed: an edge's time is stepped from an anchor, an edge up to a window of
+// cycles before it whose closed form was computed in full, with the
+// remainders of both divisions kept: d more cycles add d whole periods, the
+// carry of d fractional ones, and, while the triangle keeps one slope, a
+// stretch that grows as d times a linear term in d; each a single 64-bit
+// division, none of 128 bits outside the anchor. The anchor moves when a
+// query lies behind it, past its window (a few thousand cycles) or on the
+// triangle's next slope: rarely, as simulated time moves on. The result is
+// the closed form's, exactly.
+//
+// Every answer is a pure function of its question, so each domain
 // remembers recent ones in two small direct-mapped tables (edge number ->
 // time, and time -> first edge at or after it; every edge computed is
 // entered in both, as an edge's own time maps to itself). The same edges are
@@ -91,12 +101,22 @@ private:
         return static_cast<std::size_t>((t.fs * 0x9E3779B97F4A7C15ULL) >> (64 - memo_bits));
     }
     duration computed_time_of(std::uint64_t cycle) const;
+    duration reanchored_time_of(std::uint64_t cycle) const;
+    void set_anchor(std::uint64_t cycle) const;
+    duration remember(std::uint64_t cycle, std::uint64_t t) const {
+        m_by_cycle[cycle & memo_mask] = {cycle, t};
+        m_by_time[time_slot(duration{t})] = {cycle, t};
+        return duration{t};
+    }
     std::uint64_t computed_next_edge_cycle(duration t) const;
     duration nominal_time_of(std::uint64_t cycle) const;
     std::uint64_t nominal_cycle_at(duration t) const;
     std::uint64_t nominal_next_edge_cycle(duration t) const;
-    std::uint64_t spread_fs(std::uint64_t j) const;  // floor(D * S(j)), D the peak stretch
+    // floor(D * S(j)), D the peak stretch; and the division's remainder.
+    std::uint64_t spread_fs(std::uint64_t j, std::uint64_t* rem = nullptr) const;
     std::uint64_t spread_next_edge_cycle(duration t) const;
+    std::uint64_t far_spread_next_edge_cycle(duration t) const;
+    std::uint64_t settled_edge(std::uint64_t guess, duration t) const;
 
     std::string m_name;
     frequency m_freq;
@@ -112,6 +132,18 @@ private:
     // The stretch's numerator factor A = 10^9 ppm and divisor M = 2H f.
     std::uint64_t m_spread_a = 0, m_spread_m = 1;
     std::uint64_t m_longest_period = 0;  // fs, an upper bound on any one period's length
+    double m_nominal_fs = 0, m_peak_fs = 0;  // the nominal period and the peak stretch, for guesses
+    // The anchor (see Speed above): edge k, its nominal time tn and stretch s
+    // (both whole fs), the remainders r = (k 10^15) mod f and rs = (A 2H S(j))
+    // mod M, j = k + phase; the triangle's slope there (rising or falling,
+    // and the factor of its growth). Edges k .. k + span - 1 are stepped
+    // from it: within the window, and on one slope of the triangle.
+    struct anchor_edge {
+        std::uint64_t k = 0, tn = 0, s = 0, r = 0, rs = 0, slope = 0, span = 1;
+        bool rising = true;
+    };
+    mutable anchor_edge m_anchor;
+    std::uint64_t m_window = 1;
     // The last edge found by a spread next_edge query, and its time.
     mutable std::uint64_t m_ssc_k = 0, m_ssc_t = 0;
     mutable std::array<edge, memo_mask + 1> m_by_cycle{}, m_by_time{};

@@ -219,8 +219,9 @@ TEST(ClockDomain, SpreadSpectrumRejectsImpossibleRates) {
 // phase), A = 10^9 ppm, M = 2H f. Small H (a high modulation rate) so that
 // the runs wrap many triangles, and the real rate (31.5 kHz: H in the
 // thousands); queries in a random mix of short steps, steps of up to two
-// triangles, steps of a few thousand cycles (past every remembered edge:
-// the closed form), jumps and steps back.
+// triangles, steps of a few thousand cycles (past every remembered edge),
+// steps past the window within which edges are stepped from one computed in
+// full (16,384 cycles) and back behind that one, jumps and steps back.
 TEST(ClockDomain, EdgesAgreeWithPeriodsSummedOneByOne) {
     using u128 = unsigned __int128;
     const u128 F = 1'000'000'000'000'000ULL;
@@ -251,11 +252,13 @@ TEST(ClockDomain, EdgesAgreeWithPeriodsSummedOneByOne) {
             for (int i = 0; i < 40'000; ++i) {
                 state = state * 6364136223846793005ULL + 1442695040888963407ULL;
                 const std::uint64_t r = state >> 24;
-                switch (r % 9) {
+                switch (r % 11) {
                     case 0: k = (r >> 8) % (n - 200); break;                 // a jump
                     case 1: k = k > 50 ? k - (r >> 8) % 50 : k; break;       // a step back
                     case 2: k += (r >> 8) % (2 * two_h + 1); break;          // up to two triangles
                     case 3: k += (r >> 8) % 5'000; break;                    // a few thousand edges on
+                    case 4: k += (r >> 8) % 40'000; break;                   // past the stepping window
+                    case 5: k = k > 8'000 ? k - (r >> 8) % 8'000 : k; break; // behind where stepping starts
                     default: k += (r >> 8) % 4; break;                       // the next few edges
                 }
                 if (k >= n) k = (r >> 8) % 1000;
