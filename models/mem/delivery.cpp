@@ -10,11 +10,13 @@ delivery::delivery(const std::vector<std::unique_ptr<cluster>>& clusters, std::v
       m_socket_of(std::move(socket_of)),
       m_ic(ic),
       m_link(link),
-      m_aperture_fs(n.on ? ic.params().cdc_aperture.fs : 0) {
+      m_aperture_fs(n.on ? ic.params().cdc_aperture.fs : 0),
+      m_aperture(static_cast<double>(m_aperture_fs)),
+      m_half_aperture(static_cast<std::int64_t>(m_aperture_fs / 2)) {
     // Each draw's name begins (crossing, cluster): those streams hashed once.
     if (m_aperture_fs == 0) return;
-    for (unsigned crossing = 0; crossing < crossings; ++crossing)
-        for (unsigned k = 0; k < m_socket_of.size(); ++k) m_streams.push_back(n.stream(crossing, k));
+    for (unsigned k = 0; k < m_socket_of.size(); ++k)
+        for (unsigned crossing = 0; crossing < crossings; ++crossing) m_streams.push_back(n.stream(crossing, k));
 }
 
 duration delivery::synchronized(duration t, unsigned crossing, unsigned k, std::uint64_t line) const {
@@ -23,8 +25,8 @@ duration delivery::synchronized(duration t, unsigned crossing, unsigned k, std::
     // [-aperture/2, aperture/2): a negative draw cannot make it earlier (it is
     // seen at the first edge at or after t), a positive one can push it past
     // an edge that lies within it.
-    const double u = noise::uniform_in(m_streams[crossing * m_socket_of.size() + k], line, t.fs);
-    const auto d = static_cast<std::int64_t>(u * static_cast<double>(m_aperture_fs)) - static_cast<std::int64_t>(m_aperture_fs / 2);
+    const double u = noise::uniform_in(m_streams[k * crossings + crossing], line, t.fs);
+    const auto d = static_cast<std::int64_t>(u * m_aperture) - m_half_aperture;
     return d > 0 ? duration{t.fs + static_cast<std::uint64_t>(d)} : t;
 }
 

@@ -69,7 +69,9 @@ private:
     interconnect& m_ic;
     socket_link& m_link;
     std::uint64_t m_aperture_fs;  // 0: no synchronizer noise
-    // The noise streams of the synchronizers, by crossing (1-4) and cluster:
+    double m_aperture;             // the same, for the draw's product
+    std::int64_t m_half_aperture;  // aperture / 2, whole fs
+    // The noise streams of the synchronizers, by cluster and crossing (1-4):
     // noise::stream(crossing, k), so that a draw is noise::uniform(crossing,
     // k, line, t) at two hashes' cost.
     static constexpr unsigned crossings = 5;
