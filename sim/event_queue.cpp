@@ -12,6 +12,24 @@ event_queue::event_queue(const sc_core::sc_module_name& name) : sc_module(name) 
     sensitive << m_event;
 }
 
+namespace {
+std::size_t count_processes(const std::vector<sc_core::sc_object*>& objects) {
+    std::size_t n = 0;
+    for (const sc_core::sc_object* o : objects) {
+        const std::string kind = o->kind();
+        if (kind == "sc_method_process" || kind == "sc_thread_process" || kind == "sc_cthread_process") ++n;
+        n += count_processes(o->get_child_objects());
+    }
+    return n;
+}
+}  // namespace
+
+void event_queue::start_of_simulation() {
+    // Processes spawned later (sc_spawn) would not be counted: cohsim spawns
+    // none, and a test that does has its own SC_THREADs too.
+    m_alone = count_processes(sc_core::sc_get_top_level_objects()) == 1;
+}
+
 action& event_queue::place(duration when, std::uint64_t rank) {
     if (when.fs < kernel::now().fs) throw std::logic_error("event_queue: action scheduled in the past");
     std::uint32_t slot;
@@ -100,7 +118,7 @@ void event_queue::fire() {
         // back to the kernel at the end of its slice: progress, Ctrl-C).
         // A SystemC process an action made runnable runs first.
         if (kernel::stopped() || kernel::exact() || !(t < m_outside.fs) || !(t < kernel::slice_end().fs) ||
-            sc_core::sc_pending_activity_at_current_time())
+            (!m_alone && sc_core::sc_pending_activity_at_current_time()))
             break;
         kernel::advance_to({t});
         run_time(t);

@@ -110,6 +110,9 @@ private:
     private:
         std::vector<key> m_v;
     };
+    // Counts the SystemC processes: the scheduler's own alone, no action can
+    // make another runnable, and fire() need not ask the kernel after each.
+    void start_of_simulation() override;
     // A new action's place in the pool, its key queued (the caller fills it).
     action& place(duration when, std::uint64_t rank);
     void fire();
@@ -124,6 +127,7 @@ private:
     std::uint64_t m_seq = 0;
     std::uint64_t m_armed_fs = ~std::uint64_t{0};
     bool m_firing = false;  // in fire(): actions' at() calls do not arm
+    bool m_alone = false;   // no SystemC process but fire() (see start_of_simulation)
     duration m_outside;     // in fire(): kernel::horizon() when it began
 };
 
