@@ -13,8 +13,9 @@ constexpr std::size_t n_cevent = static_cast<std::size_t>(cevent::count);
 constexpr std::size_t n_hstate = static_cast<std::size_t>(hstate::count);
 constexpr std::size_t n_hevent = static_cast<std::size_t>(hevent::count);
 
-using cache_table = std::array<std::array<cache_cell, n_cevent>, n_cstate>;
-using home_table = std::array<std::array<home_cell, n_hevent>, n_hstate>;
+using detail::cache_table;
+using detail::home_table;
+using detail::transaction_table;
 
 struct cache_builder {
     cache_table& t;
@@ -299,9 +300,6 @@ void build_home_table(home_table& table) {
     b.excl_fail(H::O);
 }
 
-using transaction_table = std::array<std::array<transaction_cell, static_cast<std::size_t>(tevent::count)>,
-                                     static_cast<std::size_t>(tstate::count)>;
-
 void build_transaction_table(transaction_table& t) {
     using T = tstate;
     using V = tevent;
@@ -337,41 +335,28 @@ void build_transaction_table(transaction_table& t) {
     ok(T::Wait_unblock, V::Unblock, T::Idle);  // then the waiting requests, in arbitration order
 }
 
-// Filled in place, once: the tables are built by code so that each cell
-// reads as one line, and never copied.
-const cache_table& the_cache_table() {
-    static cache_table t{};
-    static const bool built = (build_cache_table(t), true);
-    (void)built;
-    return t;
-}
-const home_table& the_home_table() {
-    static home_table t{};
-    static const bool built = (build_home_table(t), true);
-    (void)built;
-    return t;
-}
-const transaction_table& the_transaction_table() {
-    static transaction_table t{};
-    static const bool built = (build_transaction_table(t), true);
-    (void)built;
-    return t;
-}
-
 }  // namespace
 
-const cache_cell& cache_transition(cstate s, cevent e) {
-    return the_cache_table()[static_cast<std::size_t>(s)][static_cast<std::size_t>(e)];
+namespace detail {
+namespace {
+template <class T, void (*fill)(T&)>
+const T& build_once() {
+    static const T t = [] {
+        T x{};
+        fill(x);
+        return x;
+    }();
+    built<T>.store(&t, std::memory_order_release);
+    return t;
 }
-
-const home_cell& home_transition(hstate s, hevent e) {
-    return the_home_table()[static_cast<std::size_t>(s)][static_cast<std::size_t>(e)];
-}
-
-const transaction_cell& transaction_transition(tstate s, tevent e) {
-    static const transaction_table& t = the_transaction_table();
-    return t[static_cast<std::size_t>(s)][static_cast<std::size_t>(e)];
-}
+}  // namespace
+template <>
+const cache_table& build<cache_table>() { return build_once<cache_table, build_cache_table>(); }
+template <>
+const home_table& build<home_table>() { return build_once<home_table, build_home_table>(); }
+template <>
+const transaction_table& build<transaction_table>() { return build_once<transaction_table, build_transaction_table>(); }
+}  // namespace detail
 
 void cache_actions::cannot(const char* action) {
     throw std::logic_error(std::string("protocol table: a cell asks for '") + action +

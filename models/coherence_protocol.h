@@ -37,6 +37,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -101,7 +102,22 @@ struct cache_cell {
     bool defined = false;  // every cell must be; a test checks
 };
 
-const cache_cell& cache_transition(cstate s, cevent e);
+// The protocol's tables, looked up inline (every message does): each is
+// built once, on first use, and published (coherence_protocol.cpp).
+namespace detail {
+template <class Cell, class State, class Event>
+using table = std::array<std::array<Cell, static_cast<std::size_t>(Event::count)>, static_cast<std::size_t>(State::count)>;
+template <class T>
+inline std::atomic<const T*> built{nullptr};  // null until built
+template <class T>
+const T& build();
+template <class T, class State, class Event>
+const auto& look_up(State s, Event e) {
+    const T* t = built<T>.load(std::memory_order_acquire);
+    if (__builtin_expect(t == nullptr, 0)) t = &build<T>();
+    return (*t)[static_cast<std::size_t>(s)][static_cast<std::size_t>(e)];
+}
+}  // namespace detail
 
 // A snoop answer: without data, or with the line (clean or dirty).
 enum class answer_kind : std::uint8_t { ack, clean, dirty };
@@ -184,8 +200,6 @@ struct home_cell {
     bool sharers_cleared = false;        // the other sharers are invalidated
 };
 
-const home_cell& home_transition(hstate s, hevent e);
-
 // The home's transaction states for one line (its blocking): idle; serving a
 // request and waiting for the snoop answers; granted and waiting for the
 // requester's Unblock. A request that meets a busy line waits (stall) and is
@@ -204,7 +218,23 @@ struct transaction_cell {
     tstate next = tstate::Idle;
     bool defined = false;
 };
-const transaction_cell& transaction_transition(tstate s, tevent e);
+
+namespace detail {
+using cache_table = table<cache_cell, cstate, cevent>;
+using home_table = table<home_cell, hstate, hevent>;
+using transaction_table = table<transaction_cell, tstate, tevent>;
+template <>
+const cache_table& build<cache_table>();
+template <>
+const home_table& build<home_table>();
+template <>
+const transaction_table& build<transaction_table>();
+}  // namespace detail
+inline const cache_cell& cache_transition(cstate s, cevent e) { return detail::look_up<detail::cache_table>(s, e); }
+inline const home_cell& home_transition(hstate s, hevent e) { return detail::look_up<detail::home_table>(s, e); }
+inline const transaction_cell& transaction_transition(tstate s, tevent e) {
+    return detail::look_up<detail::transaction_table>(s, e);
+}
 
 // ---- names ----------------------------------------------------------------
 
