@@ -10,23 +10,16 @@ namespace cohsim {
 
 using namespace protocol;
 
-const cache_cell& fabric::cache_cell(cstate s, cevent e) {
-    ++counts.cache[static_cast<std::size_t>(s)][static_cast<std::size_t>(e)];
-    return cache_transition(s, e);
-}
-
 void fabric::explain(std::uint64_t line, const std::string& text) const {
     if (explaining(line)) obs.explain->note(kernel::now(), text);
 }
 
-void fabric::trace_line(std::uint64_t line) const {
-    if (!obs.trace || !obs.trace->traces_line(line)) return;
+void fabric::trace_states(std::uint64_t line) const {
+    if (!obs.trace->traces_line(line)) return;
     for (const l1_cache* c : states) obs.trace->line_state(line, c->agent, c->core, name(c->state_of(line)), kernel::now());
 }
 
-void fabric::check_line(std::uint64_t line) const {
-    trace_line(line);
-    if (!checking) return;
+void fabric::check_writers(std::uint64_t line) const {
     int writers = 0, readers = 0;
     for (const l1_cache* c : states) {
         const cstate st = c->state_of(line);

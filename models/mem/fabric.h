@@ -92,14 +92,24 @@ struct fabric {
     bool checking = false;  // single-writer / multiple-readers after every L1 state change
 
     // A cache-controller cell about to be executed, counted.
-    const protocol::cache_cell& cache_cell(protocol::cstate s, protocol::cevent e);
+    const protocol::cache_cell& cache_cell(protocol::cstate s, protocol::cevent e) {
+        ++counts.cache[static_cast<std::size_t>(s)][static_cast<std::size_t>(e)];
+        return protocol::cache_transition(s, e);
+    }
 
     bool explaining(std::uint64_t line) const { return obs.explain && obs.explain->wants(line); }
     void explain(std::uint64_t line, const std::string& text) const;
     // The trace's line tracks: every L1's state of a traced line, now.
-    void trace_line(std::uint64_t line) const;
+    void trace_line(std::uint64_t line) const {
+        if (obs.trace) trace_states(line);
+    }
     // After an L1 state change: the trace, and (when checking) single writer / many readers.
-    void check_line(std::uint64_t line) const;
+    void check_line(std::uint64_t line) const {
+        trace_line(line);
+        if (checking) check_writers(line);
+    }
+    void trace_states(std::uint64_t line) const;
+    void check_writers(std::uint64_t line) const;
     [[noreturn]] void protocol_error(const std::string& what) const;
 };
 
