@@ -37,7 +37,7 @@ void fabric::protocol_error(const std::string& what) const {
     throw std::logic_error(os.str());
 }
 
-std::string op_name(const mem_request& r) {
+const char* op_name(const mem_request& r) {
     switch (r.kind) {
         case mem_request::load: return "LDR";
         case mem_request::load_exclusive: return "LDXR";

@@ -114,6 +114,6 @@ struct fabric {
 };
 
 // The access as the core's instruction ("LDXR", "CAS"), for --explain.
-std::string op_name(const mem_request& r);
+const char* op_name(const mem_request& r);
 
 }  // namespace cohsim

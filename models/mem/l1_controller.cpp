@@ -400,7 +400,7 @@ void l1_controller::grant(protocol::grant g, std::uint64_t line) {
             if (f.obs.trace && o.flow)
                 f.obs.trace->flow_end(timeline_observer::group::lines, hex(line) + " " + c.core, kernel::now(), o.flow);
             o.flow = 0;
-            const std::string op_text = op_name(o.req);
+            const char* op_text = op_name(o.req);
             const bool stxr = o.req.kind == mem_request::store_exclusive;
             const mem_response resp = self.perform(o, kernel::now());
             if (was_explaining)
