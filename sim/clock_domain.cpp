@@ -69,8 +69,6 @@ clock_domain::clock_domain(std::string name, frequency freq, spread_spectrum ssc
         // stretch D = 10^9 ppm / f fs, and the floors add at most 1 more each.
         m_longest_period = m_period_fs + 1 + (1'000'000'000ULL * m_ssc.ppm + freq.hz - 1) / freq.hz + 1;
         m_spread0 = spread_fs(m_phase);
-        m_nominal_fs = 1e15 / static_cast<double>(freq.hz);
-        m_peak_fs = 1e9 * m_ssc.ppm / static_cast<double>(freq.hz);
     }
     // The window keeps every step's products in 64 bits: d P and r + d rem
     // (rem < f) below 2^62, and 2H S's growth (below d 4H) too.
@@ -101,8 +99,7 @@ std::uint64_t clock_domain::spread_fs(std::uint64_t j, std::uint64_t* rem) const
 void clock_domain::set_anchor(std::uint64_t cycle) const {
     anchor_edge a;
     a.k = cycle;
-    a.tn = nominal_time_of(cycle).fs;
-    a.r = m_last_r;
+    a.tn = nominal_fs(cycle, a.r);
     a.span = m_window;
     if (m_ssc.ppm != 0) {
         const std::uint64_t j = cycle + m_phase, two_h = 2 * m_half, p = j % two_h;
@@ -189,13 +186,10 @@ std::uint64_t clock_domain::spread_next_edge_cycle(duration t) const {
         if (hi_t != 0) m_ssc_k = hi, m_ssc_t = hi_t;
         return hi;
     }
-    return far_spread_next_edge_cycle(t);
-}
-
-__attribute__((noinline)) std::uint64_t clock_domain::far_spread_next_edge_cycle(duration t) const {
-    // Guess from the mean period (the nominal one stretched by ppm/2).
+    // Else guess from the mean period (the nominal one stretched by ppm/2).
     // Then Newton steps on the local period (the stretch is the triangle's value
-    // there); the answer is then checked exactly against time_of.
+    // there); the answer is then checked exactly against time_of. Floating
+    // point only chooses where to look: the result is exact either way.
     // From the last answer when t lies ahead of it.
     std::uint64_t k = m_ssc_k, at = m_ssc_t;
     if (t.fs < m_ssc_t || t.fs - m_ssc_t > (m_period_fs << 16)) {
@@ -203,26 +197,21 @@ __attribute__((noinline)) std::uint64_t clock_domain::far_spread_next_edge_cycle
         k -= static_cast<std::uint64_t>(u128(k) * m_ssc.ppm / 2'000'000);
         at = time_of(k).fs;
     }
+    const double peak = 1e9 * m_ssc.ppm / static_cast<double>(m_freq.hz);
+    const double nominal = 1e15 / static_cast<double>(m_freq.hz);
     for (int i = 0; i < 4; ++i) {
         const std::uint64_t p = (k + m_phase) % (2 * m_half);
         const double tri = static_cast<double>(p <= m_half ? p : 2 * m_half - p) / static_cast<double>(m_half);
         const double gap = at >= t.fs ? -static_cast<double>(at - t.fs) : static_cast<double>(t.fs - at);
-        const auto n = static_cast<std::int64_t>(std::ceil(gap / (m_nominal_fs + m_peak_fs * tri)));
+        const auto n = static_cast<std::int64_t>(std::ceil(gap / (nominal + peak * tri)));
         if (n == 0 || (n < 0 && static_cast<std::uint64_t>(-n) > k)) break;
         k = static_cast<std::uint64_t>(static_cast<std::int64_t>(k) + n);
         at = time_of(k).fs;
     }
-    return settled_edge(k, t);
-}
-
-std::uint64_t clock_domain::settled_edge(std::uint64_t k, duration t) const {
-    // From a guess k to the first edge at or after t: up while before t,
-    // then down while the edge before is not. Every period is at least the
-    // nominal one's whole femtoseconds (the stretch only adds): an edge less
-    // than that after t has its predecessor before t, with no need to
-    // compute it.
-    std::uint64_t at = time_of(k).fs;
     while (at < t.fs) at = time_of(++k).fs;
+    // Every period is at least the nominal one's whole femtoseconds (the
+    // stretch only adds): an edge less than that after t has its predecessor
+    // before t, with no need to compute it.
     while (k > 0 && at - t.fs >= m_period_fs) {
         const std::uint64_t before = time_of(k - 1).fs;
         if (before < t.fs) break;
@@ -232,13 +221,10 @@ std::uint64_t clock_domain::settled_edge(std::uint64_t k, duration t) const {
     return k;
 }
 
-duration clock_domain::nominal_time_of(std::uint64_t cycle) const {
-    // floor(k * 10^15 / f): one 128-bit product and one division (kept, with
-    // its remainder, for nominal_next_edge_cycle's step to the next edge).
-    std::uint64_t r = 0;
-    const u128 t = div_u128(u128(cycle) * fs_per_s, m_freq.hz, &r);
-    m_last_k = cycle, m_last_t = checked_fs(t, m_name), m_last_r = r;
-    return {m_last_t};
+std::uint64_t clock_domain::nominal_fs(std::uint64_t cycle, std::uint64_t& rem) const {
+    // floor(k * 10^15 / f): one 128-bit product and one division, with its
+    // remainder (k 10^15) mod f.
+    return checked_fs(div_u128(u128(cycle) * fs_per_s, m_freq.hz, &rem), m_name);
 }
 
 std::uint64_t clock_domain::nominal_cycle_at(duration t) const {

@@ -109,21 +109,20 @@ private:
         return duration{t};
     }
     std::uint64_t computed_next_edge_cycle(duration t) const;
-    duration nominal_time_of(std::uint64_t cycle) const;
+    std::uint64_t nominal_fs(std::uint64_t cycle, std::uint64_t& rem) const;
     std::uint64_t nominal_cycle_at(duration t) const;
     std::uint64_t nominal_next_edge_cycle(duration t) const;
     // floor(D * S(j)), D the peak stretch; and the division's remainder.
     std::uint64_t spread_fs(std::uint64_t j, std::uint64_t* rem = nullptr) const;
     std::uint64_t spread_next_edge_cycle(duration t) const;
-    std::uint64_t far_spread_next_edge_cycle(duration t) const;
-    std::uint64_t settled_edge(std::uint64_t guess, duration t) const;
 
     std::string m_name;
     frequency m_freq;
     // 10^15 = m_period_fs * f + m_period_rem: the period's whole and
     // fractional femtoseconds, for finding the edge after a known one.
     std::uint64_t m_period_fs, m_period_rem;
-    // The last edge computed: cycle, time, and (cycle * 10^15) mod f.
+    // The last edge computed: cycle, nominal time, and (cycle * 10^15) mod f
+    // (nominal_next_edge_cycle steps from it).
     mutable std::uint64_t m_last_k = 0, m_last_t = 0, m_last_r = 0;
     // Spread spectrum: half-period H in cycles, the phase modulo 2H, and the
     // stretch at the phase (subtracted so that edge 0 stays at time 0).
@@ -132,7 +131,6 @@ private:
     // The stretch's numerator factor A = 10^9 ppm and divisor M = 2H f.
     std::uint64_t m_spread_a = 0, m_spread_m = 1;
     std::uint64_t m_longest_period = 0;  // fs, an upper bound on any one period's length
-    double m_nominal_fs = 0, m_peak_fs = 0;  // the nominal period and the peak stretch, for guesses
     // The anchor (see Speed above): edge k, its nominal time tn and stretch s
     // (both whole fs), the remainders r = (k 10^15) mod f and rs = (A 2H S(j))
     // mod M, j = k + phase; the triangle's slope there (rising or falling,

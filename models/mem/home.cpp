@@ -241,7 +241,6 @@ void home::process(line_record& h, const request_msg& m) {
             ++tx.answers_left;
             ++m_ic.snoops;
             const duration at = net.snoop_to_scu(j, line, now);
-            dsu* g = gateway_mesh(j, line, false);
             ++m_clusters[j]->interconnect_snoops;
             if (tx.cluster_left[j] == 0) {
                 // Nothing to see here: the SCU answers from its duplicate tags.
@@ -250,6 +249,7 @@ void home::process(line_record& h, const request_msg& m) {
                 m_f.q->at(back, rank(phase::response, j), [this, line] { answer(line, -1, false, false); });
                 continue;
             }
+            dsu* g = gateway_mesh(j, line, false);
             for (int a : t) {
                 if (cluster_of(a) != j) continue;
                 const snoop s = a == h.e.owner ? cell.to_owner : cell.to_sharers;
