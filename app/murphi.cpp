@@ -14,6 +14,7 @@ namespace {
 // The cache-table actions as record fields of the model, in executor order.
 const std::pair<caction, const char*> action_fields[] = {
     {a_hit, "hit"},           {a_send_GetS, "send_GetS"}, {a_send_GetM, "send_GetM"}, {a_send_Upg, "send_Upg"},
+    {a_send_MakeU, "send_MakeU"},
     {a_send_PutS, "send_PutS"}, {a_send_PutE, "send_PutE"}, {a_send_PutO, "send_PutO"}, {a_send_PutM, "send_PutM"},
     {a_drop, "drop"},         {a_snp_ack, "snp_ack"},     {a_snp_clean, "snp_clean"}, {a_snp_dirty, "snp_dirty"},
     {a_unblock, "unblock"}};

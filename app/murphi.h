@@ -16,8 +16,9 @@
 //   - the home's records (owner, sharers), its per-line blocking with the
 //     waiting requests in arrival order, snoop counting, broadcast snoops;
 //   - the core: loads, stores, load-/store-exclusives (LDXR fetching Shared
-//     or Unique), PRFM PST, evictions and CLREX on any line and granule, one
-//     access outstanding per line;
+//     or Unique), PRFM PST, full-line writes (DC ZVA: from I a MakeU, whose
+//     grant brings no data), evictions and CLREX on any line and granule,
+//     one access outstanding per line;
 //   - with far atomics (--far-atomics: interconnect.far_atomics, a DSU's or a
 //     mesh's), an atomic on a line the cache cannot write goes to the home
 //     as a GetM that snoops every copy, the requester's own included; the

@@ -10,7 +10,7 @@
 
 type
   AnswerKind: enum { ak_ack, ak_clean, ak_dirty };
-  Op: enum { op_none, op_load, op_ldxr, op_store, op_stxr, op_unique, op_far };
+  Op: enum { op_none, op_load, op_ldxr, op_store, op_stxr, op_unique, op_zero, op_far };
   -- mk_result: a far atomic's old value, from the home to its requester
   MsgKind: enum { mk_req, mk_snp, mk_grant, mk_answer, mk_unblock, mk_result };
   -- far: a far atomic's request (a GetM that snoops every copy, the requester's own included)
@@ -161,6 +161,11 @@ begin
       open_monitor(c);
       if ok then write(c, l, g, v); endif;
     case op_unique:
+    case op_zero:
+      -- every granule of the line is written (with the value 0)
+      cache[c][l].data := 0;
+      truth[l] := 0;
+      for gg: Gran do written_under(c, l, gg); endfor;
     else
       error "a cell hits for no core access";
     endswitch;
@@ -168,6 +173,7 @@ begin
   if cell.send_GetS then send_request(c, l, rq_GetS, op); endif;
   if cell.send_GetM then send_request(c, l, rq_GetM, op); endif;
   if cell.send_Upg then send_request(c, l, rq_Upg, op); endif;
+  if cell.send_MakeU then send_request(c, l, rq_MakeU, op); endif;
   if cell.send_PutS then send_request(c, l, rq_PutS, op); endif;
   if cell.send_PutE then send_request(c, l, rq_PutE, op); endif;
   if cell.send_PutO then send_request(c, l, rq_PutO, op); endif;
@@ -195,7 +201,7 @@ begin
   cell := cache_cell(cache[c][l].st, e);
   assert cell.kind = oc_ok "the core issues an access the table does not take";
   perform(c, l, cell, op, g, v);
-  if cell.send_GetS | cell.send_GetM | cell.send_Upg then
+  if cell.send_GetS | cell.send_GetM | cell.send_Upg | cell.send_MakeU then
     cache[c][l].op := op; cache[c][l].ev := e; cache[c][l].g := g; cache[c][l].v := v;
   endif;
 end;
@@ -264,6 +270,7 @@ begin
   switch r
   case rq_GetS: return he_GetS;
   case rq_GetM: return he_GetM;
+  case rq_MakeU: return he_MakeU;
   case rq_Upg:
     if is_owner_of(l, c) then return he_Upg_owner; endif;
     if home[l].sharers[c] then return he_Upg_sharer; endif;
@@ -480,12 +487,13 @@ begin
 end;
 
 procedure at_home_response(m: Msg);
-var l: Line;
+var l: Line; cell: HomeCell;
 begin
   l := m.line;
   if m.kind = mk_answer then
     assert trans_kind(home[l].phase, te_Answer) = oc_ok & home[l].left > 0 "an unexpected snoop answer";
-    if home[l].has_owner_at_start & home[l].owner_at_start = m.src then
+    cell := home_cell(home[l].cur_s, home[l].cur_e);
+    if home[l].has_owner_at_start & home[l].owner_at_start = m.src & cell.to_owner != sn_Inv then  -- (a MakeU's Inv: no data)
       assert m.ans != ak_ack "the owner answers a snoop without its data";
       home[l].owner_dirty := m.ans = ak_dirty;
       home[l].have_data := true;
@@ -581,6 +589,10 @@ ruleset c: Cache; l: Line do
   rule "prefetch for store (PRFM PST)"
     cache[c][l].op = op_none & takes(cache[c][l].st, ce_Unique)
   ==> begin issue(c, l, ce_Unique, op_unique, 0, 0); end;
+
+  rule "zero a line (DC ZVA)"
+    cache[c][l].op = op_none & takes(cache[c][l].st, ce_Zero)
+  ==> begin issue(c, l, ce_Zero, op_zero, 0, 0); end;
 
   rule "evict"
     cache[c][l].op = op_none & takes(cache[c][l].st, ce_Replacement)

@@ -29,7 +29,7 @@ struct cache_builder {
         t[static_cast<std::size_t>(s)][static_cast<std::size_t>(e)] = {outcome::impossible, s, a_none, true};
     }
     void stall_core(cstate s) {
-        for (cevent e : {cevent::Load, cevent::Store, cevent::Unique, cevent::Replacement}) stall(s, e);
+        for (cevent e : {cevent::Load, cevent::Store, cevent::Unique, cevent::Replacement, cevent::Zero}) stall(s, e);
     }
     // Responses a state never waits for.
     void no_grants(cstate s, std::initializer_list<cevent> except = {}) {
@@ -48,6 +48,7 @@ void build_cache_table(cache_table& table) {
     b.ok(S::I, E::Load, S::IS_D, a_send_GetS);
     b.ok(S::I, E::Store, S::IM_D, a_send_GetM);
     b.ok(S::I, E::Unique, S::IM_D, a_send_GetM);
+    b.ok(S::I, E::Zero, S::IM_A, a_send_MakeU);  // the line will be overwritten whole: no data needed
     b.impossible(S::I, E::Replacement);  // victims are chosen among valid lines
     b.ok(S::I, E::Fwd_GetS, S::I, a_snp_ack);
     b.impossible(S::I, E::Fwd_GetM);  // Fwd_GetM goes to the owner only
@@ -58,6 +59,7 @@ void build_cache_table(cache_table& table) {
     b.ok(S::S, E::Load, S::S, a_hit);
     b.ok(S::S, E::Store, S::SM_A, a_send_Upg);
     b.ok(S::S, E::Unique, S::SM_A, a_send_Upg);
+    b.ok(S::S, E::Zero, S::SM_A, a_send_Upg);  // a valid copy is made unique, as for a store
     b.ok(S::S, E::Replacement, S::SI_A, a_send_PutS);
     b.ok(S::S, E::Fwd_GetS, S::S, a_snp_ack);  // broadcast: another reader; the owner or memory supplies
     b.impossible(S::S, E::Fwd_GetM);  // a sharer is invalidated with Inv
@@ -68,30 +70,33 @@ void build_cache_table(cache_table& table) {
     b.ok(S::E, E::Load, S::E, a_hit);
     b.ok(S::E, E::Store, S::M, a_hit);
     b.ok(S::E, E::Unique, S::E, a_hit);
+    b.ok(S::E, E::Zero, S::M, a_hit);
     b.ok(S::E, E::Replacement, S::EI_A, a_send_PutE);
     b.ok(S::E, E::Fwd_GetS, S::S, a_snp_clean);
     b.ok(S::E, E::Fwd_GetM, S::I, a_snp_clean | a_drop);
-    b.impossible(S::E, E::Inv);  // the home snoops an owner with Fwd_*, never Inv
+    b.ok(S::E, E::Inv, S::I, a_snp_ack | a_drop);  // another cache's MakeU: its write overwrites the whole line
     b.no_grants(S::E);
 
     // O: dirty owner, others may share; read-only.
     b.ok(S::O, E::Load, S::O, a_hit);
     b.ok(S::O, E::Store, S::OM_A, a_send_Upg);
     b.ok(S::O, E::Unique, S::OM_A, a_send_Upg);
+    b.ok(S::O, E::Zero, S::OM_A, a_send_Upg);
     b.ok(S::O, E::Replacement, S::OI_A, a_send_PutO);
     b.ok(S::O, E::Fwd_GetS, S::O, a_snp_dirty);
     b.ok(S::O, E::Fwd_GetM, S::I, a_snp_dirty | a_drop);
-    b.impossible(S::O, E::Inv);
+    b.ok(S::O, E::Inv, S::I, a_snp_ack | a_drop);  // MakeU: the dirty data is not needed
     b.no_grants(S::O);
 
     // M: unique dirty.
     b.ok(S::M, E::Load, S::M, a_hit);
     b.ok(S::M, E::Store, S::M, a_hit);
     b.ok(S::M, E::Unique, S::M, a_hit);
+    b.ok(S::M, E::Zero, S::M, a_hit);
     b.ok(S::M, E::Replacement, S::MI_A, a_send_PutM);
     b.ok(S::M, E::Fwd_GetS, S::O, a_snp_dirty);
     b.ok(S::M, E::Fwd_GetM, S::I, a_snp_dirty | a_drop);
-    b.impossible(S::M, E::Inv);
+    b.ok(S::M, E::Inv, S::I, a_snp_ack | a_drop);
     b.no_grants(S::M);
 
     // IS_D: GetS sent. Holds nothing, so any snoop is a miss.
@@ -119,6 +124,7 @@ void build_cache_table(cache_table& table) {
     b.ok(S::SM_A, E::Load, S::SM_A, a_hit);
     b.stall(S::SM_A, E::Store);
     b.stall(S::SM_A, E::Unique);
+    b.stall(S::SM_A, E::Zero);
     b.stall(S::SM_A, E::Replacement);
     b.ok(S::SM_A, E::Fwd_GetS, S::SM_A, a_snp_ack);
     b.impossible(S::SM_A, E::Fwd_GetM);
@@ -131,10 +137,11 @@ void build_cache_table(cache_table& table) {
     b.ok(S::OM_A, E::Load, S::OM_A, a_hit);
     b.stall(S::OM_A, E::Store);
     b.stall(S::OM_A, E::Unique);
+    b.stall(S::OM_A, E::Zero);
     b.stall(S::OM_A, E::Replacement);
     b.ok(S::OM_A, E::Fwd_GetS, S::OM_A, a_snp_dirty);
     b.ok(S::OM_A, E::Fwd_GetM, S::IM_D, a_snp_dirty | a_drop);
-    b.impossible(S::OM_A, E::Inv);
+    b.ok(S::OM_A, E::Inv, S::IM_D, a_snp_ack | a_drop);  // a MakeU got in first: the upgrade will bring data
     b.ok(S::OM_A, E::Ack_M, S::M, a_unblock);
     b.no_grants(S::OM_A, {E::Ack_M});  // the line is dirty: never Ack_E
 
@@ -143,21 +150,21 @@ void build_cache_table(cache_table& table) {
     b.stall_core(S::MI_A);
     b.ok(S::MI_A, E::Fwd_GetS, S::OI_A, a_snp_dirty);
     b.ok(S::MI_A, E::Fwd_GetM, S::II_A, a_snp_dirty | a_drop);
-    b.impossible(S::MI_A, E::Inv);
+    b.ok(S::MI_A, E::Inv, S::II_A, a_snp_ack | a_drop);  // MakeU: the PutM's data will be stale
     b.ok(S::MI_A, E::Put_Ack, S::I, a_none);  // the data leaves with the eviction
     b.no_grants(S::MI_A, {E::Put_Ack});
 
     b.stall_core(S::EI_A);
     b.ok(S::EI_A, E::Fwd_GetS, S::SI_A, a_snp_clean);
     b.ok(S::EI_A, E::Fwd_GetM, S::II_A, a_snp_clean | a_drop);
-    b.impossible(S::EI_A, E::Inv);
+    b.ok(S::EI_A, E::Inv, S::II_A, a_snp_ack | a_drop);
     b.ok(S::EI_A, E::Put_Ack, S::I, a_none);
     b.no_grants(S::EI_A, {E::Put_Ack});
 
     b.stall_core(S::OI_A);
     b.ok(S::OI_A, E::Fwd_GetS, S::OI_A, a_snp_dirty);
     b.ok(S::OI_A, E::Fwd_GetM, S::II_A, a_snp_dirty | a_drop);
-    b.impossible(S::OI_A, E::Inv);
+    b.ok(S::OI_A, E::Inv, S::II_A, a_snp_ack | a_drop);
     b.ok(S::OI_A, E::Put_Ack, S::I, a_none);
     b.no_grants(S::OI_A, {E::Put_Ack});
 
@@ -174,6 +181,15 @@ void build_cache_table(cache_table& table) {
     b.ok(S::II_A, E::Inv, S::II_A, a_snp_ack);
     b.ok(S::II_A, E::Put_Ack, S::I, a_none);
     b.no_grants(S::II_A, {E::Put_Ack});
+
+    // IM_A: MakeU sent from I (a full-line write). Holds nothing, so any
+    // snoop is a miss; the grant brings no data, the write provides it.
+    b.stall_core(S::IM_A);
+    b.ok(S::IM_A, E::Fwd_GetS, S::IM_A, a_snp_ack);
+    b.impossible(S::IM_A, E::Fwd_GetM);
+    b.ok(S::IM_A, E::Inv, S::IM_A, a_snp_ack);
+    b.ok(S::IM_A, E::Ack_M, S::M, a_unblock);
+    b.no_grants(S::IM_A, {E::Ack_M});
 }
 
 struct home_builder {
@@ -221,6 +237,7 @@ void build_home_table(home_table& table) {
     b.impossible(H::I, V::Put_owner);
     b.impossible(H::I, V::Put_sharer);
     b.put_stale(H::I);
+    b.simple(H::I, V::MakeU, grant::Ack_M, role::owner, H::M);  // no copy anywhere: granted at once
 
     // S: clean sharers; memory is up to date.
     b.simple(H::S, V::GetS, grant::Data_S, role::sharer, H::S).mem_read = true;
@@ -240,6 +257,11 @@ void build_home_table(home_table& table) {
     b.simple(H::S, V::Put_sharer, grant::Put_Ack, role::none, H::S);  // the last one leaving makes it I
     b.put_stale(H::S);
     b.excl_fail(H::S);
+    {
+        auto& c = b.simple(H::S, V::MakeU, grant::Ack_M, role::owner, H::M);
+        c.to_sharers = snoop::Inv;
+        c.sharers_cleared = true;
+    }
 
     // M: one owner, unique (E or M at the cache).
     {
@@ -267,6 +289,13 @@ void build_home_table(home_table& table) {
     b.impossible(H::M, V::Put_sharer);
     b.put_stale(H::M);
     b.excl_fail(H::M);
+    {
+        // The owner invalidates without returning its data: the requester
+        // overwrites the whole line.
+        auto& c = b.simple(H::M, V::MakeU, grant::Ack_M, role::owner, H::M);
+        c.to_owner = snoop::Inv;
+        c.owner_clean = c.owner_dirty = role::none;
+    }
 
     // O: dirty owner plus sharers; memory is stale.
     {
@@ -298,6 +327,13 @@ void build_home_table(home_table& table) {
     b.simple(H::O, V::Put_sharer, grant::Put_Ack, role::none, H::O);
     b.put_stale(H::O);
     b.excl_fail(H::O);
+    {
+        auto& c = b.simple(H::O, V::MakeU, grant::Ack_M, role::owner, H::M);
+        c.to_owner = snoop::Inv;
+        c.to_sharers = snoop::Inv;
+        c.owner_clean = c.owner_dirty = role::none;
+        c.sharers_cleared = true;
+    }
 }
 
 void build_transaction_table(transaction_table& t) {
@@ -390,11 +426,11 @@ bool is_owner(cstate s) {
 }
 
 const char* name(cstate s) {
-    static const char* n[] = {"I", "S", "E", "O", "M", "IS_D", "IM_D", "SM_A", "OM_A", "MI_A", "EI_A", "OI_A", "SI_A", "II_A"};
+    static const char* n[] = {"I", "S", "E", "O", "M", "IS_D", "IM_D", "SM_A", "OM_A", "MI_A", "EI_A", "OI_A", "SI_A", "II_A", "IM_A"};
     return n[static_cast<std::size_t>(s)];
 }
 const char* name(cevent e) {
-    static const char* n[] = {"Load", "Store", "Unique", "Replacement", "Fwd_GetS", "Fwd_GetM", "Inv",
+    static const char* n[] = {"Load", "Store", "Unique", "Replacement", "Zero", "Fwd_GetS", "Fwd_GetM", "Inv",
                               "Data_S", "Data_E", "Data_M", "Ack_E", "Ack_M", "Put_Ack", "Excl_Fail"};
     return n[static_cast<std::size_t>(e)];
 }
@@ -403,7 +439,7 @@ const char* name(hstate s) {
     return n[static_cast<std::size_t>(s)];
 }
 const char* name(hevent e) {
-    static const char* n[] = {"GetS", "GetM", "Upg_sharer", "Upg_owner", "Upg_other", "Upg_lost_excl", "Put_owner", "Put_sharer", "Put_stale"};
+    static const char* n[] = {"GetS", "GetM", "Upg_sharer", "Upg_owner", "Upg_other", "Upg_lost_excl", "MakeU", "Put_owner", "Put_sharer", "Put_stale"};
     return n[static_cast<std::size_t>(e)];
 }
 const char* name(tstate s) {
@@ -423,7 +459,7 @@ const char* name(grant g) {
     return n[static_cast<std::size_t>(g)];
 }
 const char* name(request r) {
-    static const char* n[] = {"GetS", "GetM", "Upg", "PutS", "PutE", "PutO", "PutM"};
+    static const char* n[] = {"GetS", "GetM", "Upg", "MakeU", "PutS", "PutE", "PutO", "PutM"};
     return n[static_cast<std::size_t>(r)];
 }
 bool carries_data(request r) { return r == request::PutO || r == request::PutM; }
@@ -431,7 +467,7 @@ bool carries_data(request r) { return r == request::PutO || r == request::PutM; 
 std::string action_names(std::uint32_t a) {
     static const std::pair<caction, const char*> names[] = {
         {a_hit, "hit"},           {a_send_GetS, "send GetS"}, {a_send_GetM, "send GetM"},
-        {a_send_Upg, "send Upg"}, {a_send_PutS, "send PutS"}, {a_send_PutE, "send PutE"}, {a_send_PutO, "send PutO"},
+        {a_send_Upg, "send Upg"}, {a_send_MakeU, "send MakeU"}, {a_send_PutS, "send PutS"}, {a_send_PutE, "send PutE"}, {a_send_PutO, "send PutO"},
         {a_send_PutM, "send PutM"}, {a_snp_ack, "ack"},       {a_snp_clean, "clean data to home"},
         {a_snp_dirty, "dirty data to home"}, {a_unblock, "unblock"},    {a_drop, "drop"}};
     std::string s;
@@ -468,6 +504,7 @@ hevent home_entry::classify(request r, int requester, bool exclusive) const {
     switch (r) {
         case request::GetS: return hevent::GetS;
         case request::GetM: return hevent::GetM;
+        case request::MakeU: return hevent::MakeU;
         case request::Upg:
             if (requester == owner) return hevent::Upg_owner;
             if (is_sharer(requester)) return hevent::Upg_sharer;

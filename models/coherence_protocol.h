@@ -49,7 +49,8 @@ enum class outcome : std::uint8_t { ok, stall, impossible };
 
 // ---- cache controller -----------------------------------------------------
 
-enum class cstate : std::uint8_t { I, S, E, O, M, IS_D, IM_D, SM_A, OM_A, MI_A, EI_A, OI_A, SI_A, II_A, count };
+// IM_A: a full-line write's MakeU sent from I, waiting for the grant (no data comes).
+enum class cstate : std::uint8_t { I, S, E, O, M, IS_D, IM_D, SM_A, OM_A, MI_A, EI_A, OI_A, SI_A, II_A, IM_A, count };
 
 enum class cevent : std::uint8_t {
     // from the core
@@ -57,10 +58,11 @@ enum class cevent : std::uint8_t {
     Store,        // write
     Unique,       // obtain write permission without writing (PRFM PST, exclusive load fetching Unique, near atomic)
     Replacement,  // the cache chose this line as a victim
+    Zero,         // write the whole line without reading it (DC ZVA): from I no data is fetched (MakeU)
     // snoops from the home
     Fwd_GetS,  // another cache reads: owner supplies data, keeps a copy
     Fwd_GetM,  // another cache writes: owner supplies data, invalidates
-    Inv,       // another cache writes: sharers invalidate
+    Inv,       // another cache writes: sharers invalidate (and the owner, for a full-line write: no data back)
     // responses from the home
     Data_S,   // data, shared
     Data_E,   // data, unique and clean
@@ -79,6 +81,7 @@ enum caction : std::uint32_t {
     a_send_GetS = 1u << 2,
     a_send_GetM = 1u << 3,
     a_send_Upg = 1u << 4,    // CleanUnique: make my valid copy unique
+    a_send_MakeU = 1u << 1,  // MakeUnique: make the line mine without its data (a full-line write from I)
     a_send_PutS = 1u << 5,
     a_send_PutE = 1u << 6,
     a_send_PutO = 1u << 7,   // with data
@@ -90,8 +93,9 @@ enum caction : std::uint32_t {
     a_drop = 1u << 14,       // the line leaves the cache
 };
 
-// What a cache asks the home for.
-enum class request : std::uint8_t { GetS, GetM, Upg, PutS, PutE, PutO, PutM };
+// What a cache asks the home for (the Puts last). In CHI's terms: GetS
+// ReadShared, GetM ReadUnique, Upg CleanUnique, MakeU MakeUnique.
+enum class request : std::uint8_t { GetS, GetM, Upg, MakeU, PutS, PutE, PutO, PutM };
 const char* name(request r);
 bool carries_data(request r);  // PutO, PutM
 
@@ -142,7 +146,7 @@ template <class Actions>
 void execute(const cache_cell& c, Actions&& a) {
     if (c.actions & a_hit) a.hit();
     static constexpr std::pair<caction, request> sends[] = {
-        {a_send_GetS, request::GetS}, {a_send_GetM, request::GetM}, {a_send_Upg, request::Upg},
+        {a_send_GetS, request::GetS}, {a_send_GetM, request::GetM}, {a_send_Upg, request::Upg}, {a_send_MakeU, request::MakeU},
         {a_send_PutS, request::PutS}, {a_send_PutE, request::PutE}, {a_send_PutO, request::PutO},
         {a_send_PutM, request::PutM}};
     for (const auto& [bit, r] : sends)
@@ -175,6 +179,7 @@ enum class hevent : std::uint8_t {
     Upg_owner,   // upgrade from the owner (in O)
     Upg_other,   // upgrade from a cache that lost its copy meanwhile: served as GetM
     Upg_lost_excl,  // the same for a store-exclusive's upgrade: it fails (ACE exclusive CleanUnique)
+    MakeU,       // a full-line write from a cache without a copy: every copy is invalidated, no data moves
     Put_owner,   // eviction by the owner (PutE, PutO or PutM)
     Put_sharer,  // eviction by a sharer (PutS)
     Put_stale,   // eviction that crossed a snoop: the cache no longer holds what it says
@@ -188,7 +193,7 @@ enum class role : std::uint8_t { none, sharer, owner, keep };
 struct home_cell {
     outcome kind = outcome::impossible;
     bool defined = false;
-    snoop to_owner = snoop::none;    // sent to the current owner
+    snoop to_owner = snoop::none;    // sent to the current owner (Inv: it answers without data)
     snoop to_sharers = snoop::none;  // sent to every other sharer
     bool mem_read = false;           // data comes from memory (or a shared cache: the data no L1 owns)
     // The owner's snoop response says whether its data was dirty; where the

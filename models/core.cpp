@@ -554,6 +554,8 @@ std::pair<std::uint64_t, std::uint64_t> core::cas_pair(std::uint64_t addr, std::
 
 void core::prefetch_store(std::uint64_t addr) { access(request(mem_request::prefetch_unique, addr, 8)); }
 
+void core::zero_line(std::uint64_t addr) { access(request(mem_request::zero_line, line_of(addr), line_bytes)); }
+
 void core::barrier() {
     drain_loads();
     work(m_params.barrier_latency);

@@ -267,6 +267,9 @@ public:
     std::pair<std::uint64_t, std::uint64_t> cas_pair(std::uint64_t addr, std::pair<std::uint64_t, std::uint64_t> compare,
                                                      std::pair<std::uint64_t, std::uint64_t> value);
     void prefetch_store(std::uint64_t addr);
+    // DC ZVA: zeroes the line holding addr (line_bytes, the DCZID_EL0 block
+    // size of the modelled cores) without reading it.
+    void zero_line(std::uint64_t addr);
     void barrier();
     // An instruction of class `c` executed: the core's time moves on by its cost.
     void retire(insn_class c);

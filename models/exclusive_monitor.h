@@ -47,6 +47,12 @@ public:
         m_armed = false;
         return true;
     }
+    // The same for a write of [addr, addr + bytes) (DC ZVA: a whole line).
+    bool other_write(std::uint64_t addr, std::uint64_t bytes) {
+        if (!overlaps(addr, bytes)) return false;
+        m_armed = false;
+        return true;
+    }
     // The line holding `addr` left this core's cache (eviction or snoop).
     // Returns true if that cleared the reservation.
     bool line_lost(std::uint64_t line_addr, std::uint64_t line_bytes);

@@ -800,10 +800,21 @@ private:
             address(st, st.ops[1], i);
             return;
         }
+        if (m == "dc") {
+            need(st, 2, "dc zva, xN");
+            if (lower(st.ops[0].text) != "zva")
+                fail(col(st, st.ops[0].col), st, "'" + st.ops[0].text + "' is not a cache operation cohsim models",
+                     "zva (zero the line holding xN; the cleans and invalidates are not modelled)");
+            const reg_t r = reg(st, st.ops[1]);
+            if (!r.wide) fail(col(st, st.ops[1].col), st, "DC ZVA takes an x register", "dc zva, xN");
+            i.o = op::dczva;
+            i.rn = r.n;
+            return;
+        }
         auto mf = memory_mnemonics().find(m);
         if (mf == memory_mnemonics().end())
             fail(st.mnemonic_loc, st, "unknown instruction '" + m + "'", "one of cohsim's instructions (docs/guide/locks.md): ldr/str (b, h), ldar/ldapr/stlr, ldxr/ldaxr/stxr/stlxr, "
-                 "cas, swp, ldadd/ldset/ldclr/ldeor/ldsmax/ldsmin/ldumax/ldumin (a, l, al; b, h) and their st forms, prfm, dmb/dsb/isb, "
+                 "cas, swp, ldadd/ldset/ldclr/ldeor/ldsmax/ldsmin/ldumax/ldumin (a, l, al; b, h) and their st forms, prfm, dc zva, dmb/dsb/isb, "
                  "clrex, wfe/sev/sevl/yield/nop, add/sub/and/orr/eor/lsl/lsr/ror/mov/mvn/neg/cmp/adr, "
                  "csel/csinc/csinv/csneg/cset/csetm/cinc/cneg, mrs (cntvct_el0, cntpct_el0, cntfrq_el0), "
                  "b/b.cond/cbz/cbnz/tbz/tbnz/bl/ret, work/mark/region/endregion/halt");

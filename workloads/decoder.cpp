@@ -240,6 +240,11 @@ insn branch_system(std::uint32_t w, std::uint64_t pc) {
         }
         return undefined(w, "a barrier cohsim does not model (SB, SSBB, TCOMMIT, ...)");
     }
+    if ((w & 0xffffffe0u) == 0xd50b7420u) {  // DC ZVA, Xt (SYS #3, C7, C4, #1, Xt)
+        i.o = op::dczva, i.rn = static_cast<int>(bits(w, 4, 0));
+        i.text = "dc zva, " + rn(i.rn, true);
+        return i;
+    }
     if ((w & 0xfff00000u) == 0xd5300000u) {  // MRS
         const unsigned sysreg_bits = bits(w, 19, 5);
         i.o = op::mrs, i.rd = static_cast<int>(bits(w, 4, 0));

@@ -591,6 +591,7 @@ void interpreter::run_program() {
                 if (i.rd == 1) m_core.prefetch_store(address(i));
                 else m_core.retire(insn_class::hint);
                 break;
+            case op::dczva: m_core.zero_line(reg(i.rn)); break;
         }
         if (checks & check_after) checks_after(i, pc, next);
         pc = next;

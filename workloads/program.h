@@ -17,7 +17,7 @@
 //   .byte/.hword/.word/.quad v   1/2/4/8-byte data; .space N zero bytes
 // Instructions: ldr/str (b/h/w/x by suffix and register), ldar/stlr,
 // ldxr/ldaxr/stxr/stlxr, cas/casa/casl/casal, ldadd/swp/ldset with a/l/al
-// forms, stadd/staddl, prfm pstl1strm|pstl1keep, dmb/dsb, clrex, wfe/sev/sevl/
+// forms, stadd/staddl, prfm pstl1strm|pstl1keep, dc zva, dmb/dsb, clrex, wfe/sev/sevl/
 // yield/nop, add/sub/and/orr/eor/lsl/lsr/ror/mov/cmp/adr, b, b.cond,
 // cbz/cbnz, tbz/tbnz, bl/ret.
 // Simulator directives (written as instructions):
@@ -46,6 +46,7 @@ enum class op : std::uint8_t {
     mov, add, sub, and_, orr, eor, lsl, lsr, ror, cmp, adr, mvn, csel, isb, mrs,
     b, bcond, cbz, cbnz, tbz, tbnz, bl, ret,
     ldr, str, ldar, ldapr, stlr, ldxr, stxr, cas, ldadd, swp, ldset, ldclr, ldeor, ldsmax, ldsmin, ldumax, ldumin, prfm,
+    dczva,  // DC ZVA, xN: zero the line (64 bytes) holding xN, without reading it
     // Decoded from machine code (workloads/decoder.h) only, so far:
     movk, asr, bfm, extr, mul, div, clz, cls, rbit, rev, ccmp, br, blr, ldp, stp, ldxp, stxp, casp,
     undef  // not an instruction cohsim runs: executing it stops the run (`name` says why)

@@ -12,7 +12,8 @@ namespace cohsim {
 enum class atomic_op { add, swp, set, cas, clr, eor, smax, smin, umax, umin };
 
 struct mem_request {
-    enum kind_t { load, store, load_exclusive, store_exclusive, atomic, prefetch_unique } kind = load;
+    // zero_line: DC ZVA, the whole line at addr (aligned, line_bytes) written with zeros.
+    enum kind_t { load, store, load_exclusive, store_exclusive, atomic, prefetch_unique, zero_line } kind = load;
     std::uint64_t addr = 0;
     // 1, 2, 4 or 8 bytes, naturally aligned; 16 for the 64-bit pairs (LDXP,
     // STXP, CASP): two 8-byte halves in one access, the high half at addr + 8.
@@ -41,7 +42,8 @@ constexpr std::uint64_t line_bytes = 64;
 constexpr std::uint64_t line_of(std::uint64_t a) { return a & ~(line_bytes - 1); }
 
 inline bool is_write(const mem_request& r) {
-    return r.kind == mem_request::store || r.kind == mem_request::store_exclusive || r.kind == mem_request::atomic;
+    return r.kind == mem_request::store || r.kind == mem_request::store_exclusive || r.kind == mem_request::atomic ||
+           r.kind == mem_request::zero_line;
 }
 
 }  // namespace cohsim

@@ -44,6 +44,7 @@ const char* op_name(const mem_request& r) {
         case mem_request::store: return "STR";
         case mem_request::store_exclusive: return "STXR";
         case mem_request::prefetch_unique: return "PRFM PST";
+        case mem_request::zero_line: return "DC ZVA";
         case mem_request::atomic:
             switch (r.op) {
                 case atomic_op::cas: return "CAS";

@@ -172,14 +172,21 @@ void home::process(line_record& h, const request_msg& m) {
     if (!m.at_ic) {
         bool local = (!m.far || far_at_l3) &&
                      std::all_of(t.begin(), t.end(), [&](int a) { return same_domain(cluster_of(a), k); });
-        if (cell.mem_read) local = local && (in_l2 || in_l3);
+        // A line no cache holds: a cluster or a DSU grants it only from its
+        // own L2 or L3 (a MakeU needs no data, but only the interconnect
+        // knows that no other cluster has the line); a mesh's home node
+        // knows from its snoop filter, for the lines of its own socket.
+        const bool unheld = m.r == request::MakeU && h.e.state == hstate::I &&
+                            (!on_mesh || net.touch(k, line) != net.socket_of(k));
+        if (cell.mem_read || unheld) local = local && (in_l2 || in_l3);
         if (m.r != request::GetS) local = local && !cached_outside(line, k);
         if (!local) return to_interconnect(m, k, now);
     }
     // The line is ours until the requester's Unblock.
     step(h, tevent::Request, "request served on a busy line", line);
     served(line, h.e.state, ev, cell, m);
-    ++(m.r == request::GetS ? h.traffic.gets : m.r == request::GetM ? h.traffic.getm : h.traffic.upgrades);
+    const bool write_request = m.r == request::GetM || m.r == request::MakeU;
+    ++(m.r == request::GetS ? h.traffic.gets : write_request ? h.traffic.getm : h.traffic.upgrades);
     if (net.socket_of(k) != net.home_socket(line)) ++h.traffic.cross_socket;
     transaction& tx = h.tx;
     tx.reset();
@@ -230,7 +237,7 @@ void home::process(line_record& h, const request_msg& m) {
         }
     } else {
         ++m_ic.requests;
-        ++(m.r == request::GetS ? m_ic.requests_gets : m.r == request::GetM ? m_ic.requests_getm : m_ic.requests_upgrade);
+        ++(m.r == request::GetS ? m_ic.requests_gets : write_request ? m_ic.requests_getm : m_ic.requests_upgrade);
         const std::size_t n = m_clusters.size();
         tx.cluster_left.assign(n, 0);
         tx.cluster_ready.assign(n, duration{});
@@ -321,7 +328,7 @@ void home::answer(std::uint64_t line, int agent, bool data, bool dirty) {
     transaction& tx = h.tx;
     if (transaction_transition(h.phase, tevent::Answer).kind != outcome::ok || tx.answers_left <= 0)
         m_f.protocol_error("unexpected snoop answer for line " + hex(line));
-    if (agent >= 0 && agent == tx.owner_at_start) {
+    if (agent >= 0 && agent == tx.owner_at_start && tx.cell->to_owner != snoop::Inv) {  // (Inv: a MakeU's, no data)
         if (!data) m_f.protocol_error("owner answered without data for line " + hex(line));
         tx.owner_dirty = dirty;
     }

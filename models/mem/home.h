@@ -16,6 +16,10 @@
 //     cluster's L2 or the DSU's L3 (inside the domain), another cluster's L2
 //     or DRAM (at the interconnect);
 //   - store-exclusive upgrades that lost their copy fail at once (Excl_Fail);
+//   - full-line writes from a cache without a copy (DC ZVA: MakeU): every
+//     copy is invalidated, the owner's without its data, and the grant
+//     carries no data; served inside the domain only where the domain knows
+//     the line (a copy in it, its L2 or L3, or a mesh home node's own line);
 //   - far atomics: every copy, the requester's own included, is snooped
 //     away; the home performs the operation and no L1 caches the line: at
 //     the interconnect (interconnect.far_atomics) as its last snoop answer
@@ -50,7 +54,7 @@ namespace cohsim {
 // Coherence traffic of one line, counted where its home serves requests.
 struct line_traffic {
     std::uint64_t line = 0;  // address of the line
-    std::uint64_t gets = 0, getm = 0, upgrades = 0;  // requests served (read, write, upgrade)
+    std::uint64_t gets = 0, getm = 0, upgrades = 0;  // requests served (read; write: GetM, MakeU; upgrade)
     std::uint64_t puts = 0;                          // evictions
     std::uint64_t exclusive_fails = 0;               // store-exclusive upgrades failed at the home
     std::uint64_t snoops = 0;                        // snoops sent to L1s for it

@@ -146,7 +146,7 @@ private:
 public:
     counter requests{m_stats, "requests", "requests that reached the interconnect"};
     counter requests_gets{m_stats, "requests_gets", "ReadShared requests (GetS) at the interconnect"};
-    counter requests_getm{m_stats, "requests_getm", "ReadUnique requests (GetM) at the interconnect"};
+    counter requests_getm{m_stats, "requests_getm", "ReadUnique and MakeUnique requests (GetM, MakeU) at the interconnect"};
     counter requests_upgrade{m_stats, "requests_upgrade", "CleanUnique requests (upgrades) at the interconnect"};
     counter snoops{m_stats, "snoops", "snoops sent to clusters"};
     counter transfers{m_stats, "cross_cluster_transfers", "lines supplied by a cache in another cluster"};

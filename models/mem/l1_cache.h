@@ -95,14 +95,14 @@ public:
 
     stat_group stats;
     counter loads{stats, "loads", "loads, exclusive loads and prefetches"};
-    counter stores{stats, "stores", "stores, store-exclusives and atomics"};
+    counter stores{stats, "stores", "stores, store-exclusives, atomics and line zeroings (DC ZVA)"};
     counter hits{stats, "hits", "accesses that hit with enough permission"};
     counter misses{stats, "misses", "accesses that needed the home (GetS, GetM or upgrade)"};
     counter upgrades{stats, "upgrades", "misses that only needed permission (S or O to unique)"};
     counter snoops{stats, "snoops", "snoops received"};
     counter snoops_fwd_gets{stats, "snoops_fwd_gets", "snoops for another core's read (Fwd_GetS)"};
     counter snoops_fwd_getm{stats, "snoops_fwd_getm", "snoops for another core's write, to the owner (Fwd_GetM)"};
-    counter snoops_inv{stats, "snoops_inv", "invalidations for another core's write, to sharers (Inv)"};
+    counter snoops_inv{stats, "snoops_inv", "invalidations for another core's write, to sharers (Inv; to the owner too for a full-line write, MakeU)"};
     counter lines_lost{stats, "lines_lost", "lines taken away by another core's write"};
     counter writebacks{stats, "writebacks", "evictions (PutS/PutE/PutO/PutM)"};
     counter stxr_success{stats, "stxr_success", "store-exclusives that wrote"};

@@ -29,8 +29,9 @@ void l1_controller::l1_error(std::uint64_t line, cstate st, cevent ev) const {
 void l1_controller::access(const mem_request& r, std::function<void(const mem_response&)> done) {
     const bool pair = r.size == 16 && (r.kind == mem_request::load_exclusive || r.kind == mem_request::store_exclusive ||
                                        (r.kind == mem_request::atomic && r.op == atomic_op::cas));
-    if (r.size != 1 && r.size != 2 && r.size != 4 && r.size != 8 && !pair)
-        throw std::invalid_argument("access size must be 1, 2, 4 or 8 bytes (16: an exclusive pair or CASP)");
+    const bool whole_line = r.kind == mem_request::zero_line;
+    if (whole_line != (r.size == line_bytes) || (r.size != 1 && r.size != 2 && r.size != 4 && r.size != 8 && !pair && !whole_line))
+        throw std::invalid_argument("access size must be 1, 2, 4 or 8 bytes (16: an exclusive pair or CASP; a line: DC ZVA alone)");
     if (r.addr % r.size != 0) throw std::invalid_argument("unaligned access");
     l1_cache& c = m_c;
     if (c.op_for(line_of(r.addr))) throw std::logic_error("core issued a second access to a line with one outstanding");
@@ -78,6 +79,7 @@ void l1_controller::access(const mem_request& r, std::function<void(const mem_re
         case mem_request::load: o.ev = cevent::Load; break;
         case mem_request::load_exclusive: o.ev = c.ex.load_unique ? cevent::Unique : cevent::Load; break;
         case mem_request::prefetch_unique: o.ev = cevent::Unique; break;
+        case mem_request::zero_line: o.ev = cevent::Zero; break;
         default: o.ev = cevent::Store; break;
     }
     start(o, now);
@@ -216,10 +218,13 @@ mem_response l1_controller::perform(const op& o, duration done_at) {
     l1_cache& c = m_c;
     functional_memory& mem = *m_f.data;
     const mem_request& r = o.req;
-    // Another core's write clears every other reservation of the granule.
+    // Another core's write clears every other reservation of the granule
+    // (of every granule of the line, for DC ZVA).
+    const bool whole_line = r.kind == mem_request::zero_line;
     auto wrote = [&] {
         for (l1_cache* other : m_f.states)
-            if (other != &c && other->mon.other_write(r.addr)) m_f.l1s[other->agent]->reservation_lost(line_of(r.addr));
+            if (other != &c && (whole_line ? other->mon.other_write(r.addr, line_bytes) : other->mon.other_write(r.addr)))
+                m_f.l1s[other->agent]->reservation_lost(line_of(r.addr));
     };
     mem_response out;
     out.done = done_at;
@@ -240,6 +245,10 @@ mem_response l1_controller::perform(const op& o, duration done_at) {
             c.armed_at = kernel::now();
             break;
         case mem_request::prefetch_unique: break;
+        case mem_request::zero_line:
+            for (std::uint64_t a = r.addr; a < r.addr + line_bytes; a += 8) mem.write(a, 8, 0);
+            wrote();
+            break;
         case mem_request::store:
             mem.write(r.addr, size, r.value), write_hi(r.value_hi);
             wrote();

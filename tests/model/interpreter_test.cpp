@@ -182,6 +182,38 @@ TEST(Interpreter, MemoryExclusivesAndAtomics) {
     EXPECT_EQ(r.x[26], 0u);
 }
 
+// DC ZVA zeroes the whole 64-byte line holding its address (any address in
+// it), and nothing beyond: the next line keeps its data.
+TEST(Interpreter, DcZvaZeroesTheLineHoldingItsAddress) {
+    system_model sys(test_platform());
+    const auto r = run_program(R"(
+    .data
+    .align 64
+    a: .quad 1
+    .quad 2
+    .quad 3
+    .quad 4
+    .quad 5
+    .quad 6
+    .quad 7
+    .quad 8
+    b: .quad 9
+    .text
+        adr x0, a
+        add x1, x0, #40         // any address in the line
+        dc zva, x1
+        ldr x2, [x0]
+        ldr x3, [x0, #56]
+        adr x4, b
+        ldr x5, [x4]
+        halt
+    )", sys);
+    EXPECT_EQ(r.x[2], 0u);
+    EXPECT_EQ(r.x[3], 0u);
+    EXPECT_EQ(r.x[5], 9u);
+    EXPECT_EQ(sys.memory().l1_state(0, r.x[0]), protocol::cstate::M);
+}
+
 TEST(Interpreter, WorkAdvancesOnlyLocalTime) {
     system_model sys(test_platform());
     const std::uint64_t e0 = kernel::events();

@@ -44,6 +44,20 @@ op_times store_then_load(system_model& sys, const char* from, const char* to, st
     return rd;
 }
 
+// `core` waits `wait` of its cycles, then zeroes A's line (DC ZVA); the run
+// goes on for `run_fs`: the zeroing's start and end.
+op_times zero_after(system_model& sys, const char* core, std::uint64_t wait, std::uint64_t run_fs) {
+    op_times z;
+    sys.find_core(core)->set_program([&z, wait](cohsim::core& c) {
+        c.work(cycles{wait});
+        z.before = c.local_time();
+        c.zero_line(A + 24);  // any address in the line
+        z.after = c.local_time();
+    });
+    run_for_fs(run_fs);
+    return z;
+}
+
 // `core` loads A first thing, alone, and the run goes on for 10 us: the load's start and end.
 op_times lone_load(system_model& sys, const char* core) {
     op_times rd;
@@ -54,6 +68,13 @@ op_times lone_load(system_model& sys, const char* core) {
     });
     run_for_fs(10'000'000'000ULL);
     return rd;
+}
+
+// A counter of the memory system's components, by group and name.
+std::uint64_t counter_value(system_model& sys, const std::string& group, const std::string& name) {
+    for (const stat_group* g : sys.memory().stat_groups())
+        if (g->name() == group) return counter_of(*g, name);
+    return ~std::uint64_t{0};
 }
 
 }  // namespace
@@ -268,13 +289,6 @@ const char* const dynamiq[] = {"dsus={dsu0: {freq: 1.2GHz, l3: {size: 2MiB, ways
                                "clusters.big.l1={size: 1KiB, ways: 1, hit_latency: 3cycles}"};
 }  // namespace
 
-// A counter of the memory system's components, by group and name.
-std::uint64_t counter_value(system_model& sys, const std::string& group, const std::string& name) {
-    for (const stat_group* g : sys.memory().stat_groups())
-        if (g->name() == group) return counter_of(*g, name);
-    return ~std::uint64_t{0};
-}
-
 // A line handed between cores under a DSU goes through the DSU's snoop unit:
 // the snoop leaves snoop_latency DSU cycles after the request reaches it, the
 // answer transfer_latency DSU cycles after it does; each hop lands on the
@@ -307,6 +321,47 @@ TEST(MemoryLatency, DynamiqTransferBetweenClustersStaysInTheDsu) { dsu_transfer_
 TEST(MemoryLatency, DynamiqTransferBetweenClustersTakesTheDsusHops) { dsu_transfer_case("big.0", 2, 10, 7); }
 
 TEST(MemoryLatency, DynamiqTransferInsideAClusterGoesThroughTheDsuToo) { dsu_transfer_case("little.1", 1, 10, 7); }
+// DC ZVA from I while big.0 holds the line dirty: a MakeU. The interconnect
+// invalidates big.0 without its data (27 out, 2 + 2 big cycles, 26 back, as
+// the upgrade above), reads no memory, and grants (26 + 2 little cycles);
+// the whole line is zero, big.0's store is gone.
+TEST(MemoryLatency, ZeroingALineInvalidatesTheOwnerWithoutItsData) {
+    system_model sys(test_platform());
+    sys.find_core("big.0")->set_program([&](core& c) {
+        c.store(A, 42);
+        c.store(A + 56, 43);
+    });
+    const op_times z = zero_after(sys, "little.0", 10'000, 1'000'000'000'000ULL);
+    const hops h;
+    const duration at_ic = h.ic(h.L.edge_after(z.before, cycles{5}), 26);
+    const duration inv = h.B.edge_after(h.B.next_edge(h.ic(at_ic, 27)), cycles{2});
+    const duration back = h.ic(h.B.edge_after(inv, cycles{2}), 26);
+    EXPECT_EQ(z.after.fs, h.L.edge_after(h.L.next_edge(h.ic(back, 26)), cycles{2}).fs);
+    EXPECT_EQ(sys.memory().l1_state(0, A), cstate::M);
+    EXPECT_EQ(sys.memory().l1_state(2, A), cstate::I);
+    for (std::uint64_t a = A; a < A + 64; a += 8) EXPECT_EQ(sys.memory().peek(a, 8), 0u) << a;
+    EXPECT_EQ(counter_value(sys, "interconnect", "cross_cluster_transfers"), 0u);  // the dirty line did not move
+    EXPECT_EQ(counter_value(sys, "interconnect", "memory_reads"), 1u);             // big.0's first store alone
+    EXPECT_EQ(counter_value(sys, "big.0.l1", "snoops_inv"), 1u);
+}
+
+// DC ZVA on a line no cache holds: the MakeU goes to the interconnect (the
+// cluster cannot know that no other has it), which snoops the big cluster
+// (27 out, a snoop miss of 6 big cycles, 26 back) and reads no memory: the
+// grant leaves as the snoop answer is in (26 + 2 little cycles). A load
+// miss would wait for memory too (MissToMemoryThenL1Hit), here made 500 ns.
+TEST(MemoryLatency, ZeroingALineNobodyHoldsReadsNoMemory) {
+    system_model sys(test_platform({"memory={latency: 500ns, bytes_per_second: 12800000000}"}));
+    const op_times z = zero_after(sys, "little.0", 0, 10'000'000'000ULL);
+    const hops h;
+    const duration at_ic = h.ic(h.L.time_of(5), 26);
+    const duration snoop_back = h.ic(h.B.edge_after(h.B.next_edge(h.ic(at_ic, 27)), cycles{6}), 26);
+    EXPECT_EQ(z.after.fs, h.L.edge_after(h.L.next_edge(h.ic(snoop_back, 26)), cycles{2}).fs);
+    EXPECT_LT(z.after.fs, at_ic.fs + 500'000'000u);  // sooner than memory could answer
+    EXPECT_EQ(sys.memory().l1_state(0, A), cstate::M);
+    EXPECT_EQ(counter_value(sys, "interconnect", "requests_getm"), 1u);
+    EXPECT_EQ(counter_value(sys, "interconnect", "memory_reads"), 0u);
+}
 
 namespace {
 // The test platform's four cores on a 2 x 2 mesh at 1 GHz, one core per
@@ -341,6 +396,22 @@ TEST(MemoryLatency, MeshTransferTravelsToTheHomeNodeAndStraightBack) {
     // Beyond the mesh only big.1's first store, a miss in every cache (to DRAM).
     EXPECT_EQ(counter_value(sys, "interconnect", "requests"), 1u);
     EXPECT_GT(counter_value(sys, "m.mesh", "hops"), 0u);
+}
+
+// DC ZVA on a mesh, of a line no cache holds: the home node knows from its
+// snoop filter that nobody has it, so the MakeU is granted there, with no
+// memory read and nothing beyond the mesh: big.1 (XP 3) to A's home node
+// (XP 0), two hops (6 mesh cycles), and the grant back, two hops (6).
+TEST(MemoryLatency, MeshZeroingALineNobodyHoldsIsGrantedAtTheHomeNode) {
+    system_model sys(test_platform({meshed[0], meshed[1], meshed[2]}));
+    const op_times z = zero_after(sys, "big.1", 1'000, 10'000'000'000ULL);
+    const hops h;
+    const clock_domain M("mesh", frequency{1'000'000'000});
+    const duration at_home = M.next_edge(h.B.edge_after(z.before, cycles{5}));
+    EXPECT_EQ(z.after.fs, h.B.edge_after(M.edge_after(at_home, cycles{6 + 6}), cycles{2}).fs);
+    EXPECT_EQ(sys.memory().l1_state(3, A), cstate::M);
+    EXPECT_EQ(counter_value(sys, "interconnect", "requests"), 0u);
+    EXPECT_EQ(counter_value(sys, "interconnect", "memory_reads"), 0u);
 }
 
 // A second socket of meshes: big (socket 1) on a 2 x 2 mesh at 1 GHz, one

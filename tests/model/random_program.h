@@ -6,7 +6,7 @@
 // instruction stream on every core: plain loads of every size, several in
 // flight at once (load_async), plain and release stores of every size,
 // LDXR/STXR increments, LDADD, CAS loops, SWP, barriers, WFE/SEV/SEVL,
-// prefetches and compute, over a handful of lines that all fall in one L1 set
+// prefetches, line zeroings (DC ZVA) and compute, over a handful of lines that all fall in one L1 set
 // on every geometry (4 KiB apart), each shared by several cores word by word.
 //
 // Checked, besides "no exception" (a protocol error or a stuck access is
@@ -19,7 +19,10 @@
 //    must return the reference's bytes, and memory must end equal to it;
 //    each counter word is only incremented (LDXR/STXR, LDADD, CAS), so every
 //    read of it must not go backwards and it must end at the number of
-//    increments; the swap word must end holding a value some core swapped in.
+//    increments; the swap word must end holding a value some core swapped in;
+//    in the zeroed line each core stores to its own word and any core zeroes
+//    the whole line, so a read of its own word returns its last value or 0
+//    (0 right after its own DC ZVA), and memory ends holding one of them.
 #pragma once
 
 #include <algorithm>
@@ -104,6 +107,8 @@ inline random_program_result run_random_program(std::uint64_t seed, unsigned ops
     auto counter = [&](unsigned k) { return line(3 + k / 4) + (k % 4) * 8; };  // lines 3, 4
     auto counter_size = [](unsigned k) { return k % 2 ? 4u : 8u; };
     const std::uint64_t swap_word = line(5);
+    auto zeroed = [&](unsigned agent) { return line(6) + (agent % 8) * 8; };  // line 6: DC ZVA's
+    std::vector<std::uint64_t> zero_last(sys.cores().size(), 0);  // each core's last store to its zeroed-line word
     std::vector<std::uint64_t> increments(n_counters, 0);
     std::set<std::uint64_t> swapped_in{0};
     // Each core's reference copy of its own three words.
@@ -222,8 +227,22 @@ inline random_program_result run_random_program(std::uint64_t seed, unsigned ops
                         c.wfe();
                         ++res.instructions;
                     } else if (what < 15) {
-                        if (rng() % 2) c.sev();
-                        else c.prefetch_store(line(static_cast<unsigned>(rng() % 6)));
+                        const unsigned k = static_cast<unsigned>(rng() % 4);
+                        if (k == 0) c.sev();
+                        else if (k == 1) c.prefetch_store(line(static_cast<unsigned>(rng() % 7)));
+                        else if (k == 2) {  // DC ZVA of the zeroed line, then its own word reads 0
+                            c.zero_line(line(6) + (rng() % 64));
+                            zero_last[me] = 0;
+                            if (c.load(zeroed(me)) != 0) fail("its own word reads non-zero right after its DC ZVA");
+                            res.instructions += 2;
+                        } else {  // a store to its word in the zeroed line, and a read: that value or 0
+                            const std::uint64_t v = rng() | 1;
+                            c.store(zeroed(me), v);
+                            zero_last[me] = v;
+                            const std::uint64_t got = c.load(zeroed(me));
+                            if (got != v && got != 0) fail("its word in the zeroed line reads " + std::to_string(got));
+                            res.instructions += 2;
+                        }
                         ++res.instructions;
                     } else {
                         c.work(cycles{rng() % 40});
@@ -254,6 +273,12 @@ inline random_program_result run_random_program(std::uint64_t seed, unsigned ops
                 res.failure = "core " + std::to_string(a) + "'s word in line " + std::to_string(l) + " ends at " +
                               std::to_string(sys.memory().peek(own(a, l), 8)) + ", its reference at " +
                               std::to_string(ref_value(a, own(a, l), 8));
+    for (unsigned a = 0; a < res.cores && res.failure.empty(); ++a) {
+        const std::uint64_t v = sys.memory().peek(zeroed(a), 8);
+        if (v != 0 && v != zero_last[a])
+            res.failure = "core " + std::to_string(a) + "'s word in the zeroed line ends at " + std::to_string(v) +
+                          ", neither 0 nor its last store " + std::to_string(zero_last[a]);
+    }
     if (res.failure.empty() && !swapped_in.count(sys.memory().peek(swap_word, 8)))
         res.failure = "the swap word ends at a value no core swapped in";
     for (const stat_group* g : sys.memory().stat_groups()) {

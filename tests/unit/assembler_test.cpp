@@ -84,8 +84,9 @@ TEST(Assembler, LoadsStoresExclusivesAtomics) {
         staddlh w1, [x0]
         prfm pstl1strm, [x0]
         prfm pstl1keep, [x0]
+        dc zva, x5
     )");
-    ASSERT_EQ(p.code.size(), 22u);
+    ASSERT_EQ(p.code.size(), 23u);
     EXPECT_EQ(p.code[0].size, 8u);
     EXPECT_EQ(p.code[1].size, 4u);
     EXPECT_EQ(p.code[1].imm, 8u);
@@ -112,6 +113,8 @@ TEST(Assembler, LoadsStoresExclusivesAtomics) {
     EXPECT_EQ(p.code[19].size, 2u);
     EXPECT_EQ(p.code[20].o, op::prfm);
     EXPECT_EQ(p.code[20].rd, 1);
+    EXPECT_EQ(p.code[22].o, op::dczva);
+    EXPECT_EQ(p.code[22].rn, 5);
 }
 
 TEST(Assembler, BranchesHintsAndSimulatorInstructions) {
@@ -252,6 +255,9 @@ TEST(AssemblerErrors, EveryClassNamesTheStatement) {
     expect_has(error_of("tbz w1, #40, x\nx: nop\n"), "bit number out of range");
     expect_has(error_of("dmb everything\n"), "'everything' is not a barrier option");
     expect_has(error_of("prfm pldl9, [x0]\n"), "'pldl9' is not a prefetch kind");
+    expect_has(error_of("dc civac, x0\n"), "t.s:1:4: dc civac, x0: 'civac' is not a cache operation cohsim models (expected zva");
+    expect_has(error_of("dc zva, w0\n"), "DC ZVA takes an x register");
+    expect_has(error_of("dc zva, [x0]\n"), "'[x0]' is not a register");
     expect_has(error_of("mark lock_taken\n"), "unknown mark 'lock_taken'");
     expect_has(error_of(".frob 1\n"), "unknown directive '.frob'");
     expect_has(error_of(".word 1\n"), ".word outside .data");

@@ -47,7 +47,7 @@ const char* const lines[] = {
     "tbz w2, #3, .+8", "tbnz x3, #63, .-12", "br x16", "blr x1", "ret x30", "ret x5", "nop", "yield", "wfe", "wfi", "sev",
     "sevl", "hint #0x70", "hint #0x71", "hint #0x72", "hint #0x73", "hint #0x74", "hint #0x22", "clrex", "dmb ish",
     "dmb ishld", "dmb ishst", "dmb sy", "dsb sy", "dsb ish", "dmb oshld", "isb", "mrs x0, cntvct_el0", "mrs x1, cntpct_el0",
-    "mrs x2, cntfrq_el0",
+    "mrs x2, cntfrq_el0", "dc zva, x3", "dc zva, xzr",
     // loads and stores
     "ldr x0, [x1]", "ldr w2, [x3, #4]", "ldrb w4, [x5, #4095]", "ldrh w6, [sp, #2]", "ldrsb x7, [x8]", "ldrsh w9, [x10, #6]",
     "ldrsw x11, [x12, #8]", "str x13, [sp, #8]", "strb wzr, [x14]", "strh w15, [x16, #2]", "ldur x0, [x1, #-8]",
@@ -131,7 +131,7 @@ TEST(Decoder, AgreesWithTheCohsimAssemblerOnTheirCommonInstructions) {
         "ldadd x0, x1, [x2]", "ldaddal w9, w10, [x11]", "ldclral x0, x1, [x2]", "ldsmaxa x9, x10, [x11]",
         "lduminlb w18, w19, [x20]", "csel x0, x1, x2, eq", "csinc w3, w4, w5, ne", "csinv x6, x7, x8, hs",
         "csneg w9, w10, w11, gt", "mrs x0, cntvct_el0", "mrs x2, cntfrq_el0", "nop", "yield", "wfe", "sev", "sevl", "clrex",
-        "isb"};
+        "isb", "dc zva, x3"};
     const std::string text = joined(common);
     const auto words = assemble_gnu(text);
     ASSERT_EQ(words.size(), std::size(common));
@@ -192,6 +192,8 @@ TEST(Decoder, WhatItDoesNotModelIsUndefinedWithAReason) {
     EXPECT_NE(casp.name.find("CASP"), std::string::npos);
     EXPECT_EQ(decode(0xd4000001, 0).o, op::undef);  // svc #0
     EXPECT_EQ(decode(0xd51be000, 0).o, op::undef);  // msr cntfrq_el0, x0
+    EXPECT_EQ(decode(0xd50b7e20, 0).o, op::undef);  // dc civac, x0: of the cache operations only DC ZVA is modelled
+    EXPECT_EQ(decode(0xd50b7420, 0).o, op::dczva);  // dc zva, x0
 }
 
 // Every instruction GCC 12 emitted into the shipped C workloads, in every

@@ -94,12 +94,16 @@ private:
     }
 
     void random_core_op() {
-        std::uniform_int_distribution<int> pick_c(0, m_caches - 1), pick_l(0, m_lines - 1), pick_op(0, 9);
+        std::uniform_int_distribution<int> pick_c(0, m_caches - 1), pick_l(0, m_lines - 1), pick_op(0, 10);
         const int c = pick_c(m_rng), l = pick_l(m_rng);
         // A core with a miss outstanding may still load from a line it can
         // read (SM_A, OM_A); everything else stalls in the table.
         const int r = pick_op(m_rng);
-        const cevent e = r < 4 ? cevent::Load : r < 6 ? cevent::Store : r < 7 ? cevent::Unique : cevent::Replacement;
+        const cevent e = r < 4   ? cevent::Load
+                         : r < 6 ? cevent::Store
+                         : r < 7 ? cevent::Unique
+                         : r < 8 ? cevent::Zero  // DC ZVA: a full-line write
+                                 : cevent::Replacement;
         const auto& cell = cache_transition(m_state[c][l], e);
         if (cell.kind != outcome::ok) return;  // stalled, or nothing to replace
         ++m_ops_issued;
@@ -108,7 +112,7 @@ private:
         m_exclusive = e == cevent::Store && r == 5;
         perform(c, l, e, cell, nullptr);
         m_exclusive = false;
-        if (cell.actions & (a_send_GetS | a_send_GetM | a_send_Upg)) m_pending[c][l] = e;
+        if (cell.actions & (a_send_GetS | a_send_GetM | a_send_Upg | a_send_MakeU)) m_pending[c][l] = e;
     }
 
     // Executes a cache cell with the simulator's own executor
@@ -138,7 +142,8 @@ private:
                         h.fail(h.where(c, l) + ": load read " + std::to_string(h.m_value[c][l]) + ", last write was " +
                                std::to_string(h.m_truth[l]));
                 }
-                if (e == cevent::Store) h.m_value[c][l] = h.m_truth[l] = h.m_next_value++;
+                // A store, or a whole-line write (whatever it held before), writes a new value.
+                if (e == cevent::Store || e == cevent::Zero) h.m_value[c][l] = h.m_truth[l] = h.m_next_value++;
             }
             void send(request r) {
                 send_out(message::req, [&](message& o) { o.r = r, o.value = h.m_value[c][l], o.exclusive = h.m_exclusive; });
@@ -218,7 +223,7 @@ private:
             case message::snp_resp:
                 if (transaction_transition(h.phase, tevent::Answer).kind != outcome::ok || h.responses_left <= 0)
                     return fail("unexpected snoop response on line " + std::to_string(m.line));
-                if (m.cache == h.owner_at_start) {
+                if (m.cache == h.owner_at_start && h.cell->to_owner != snoop::Inv) {  // (Inv: a MakeU's, no data)
                     if (m.resp == 0) return fail("owner " + std::to_string(m.cache) + " answered without data");
                     h.owner_dirty = m.resp == 2;
                     h.have_data = true;

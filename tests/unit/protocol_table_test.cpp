@@ -19,10 +19,10 @@ std::vector<cevent> all_cevents() {
     for (int i = 0; i < static_cast<int>(cevent::count); ++i) v.push_back(static_cast<cevent>(i));
     return v;
 }
-bool is_core_event(cevent e) { return e <= cevent::Replacement; }
+bool is_core_event(cevent e) { return e <= cevent::Zero; }
 bool is_snoop(cevent e) { return e >= cevent::Fwd_GetS && e <= cevent::Inv; }
 bool is_grant(cevent e) { return e >= cevent::Data_S; }
-constexpr std::uint32_t sends_request = a_send_GetS | a_send_GetM | a_send_Upg;
+constexpr std::uint32_t sends_request = a_send_GetS | a_send_GetM | a_send_Upg | a_send_MakeU;
 constexpr std::uint32_t sends_put = a_send_PutS | a_send_PutE | a_send_PutO | a_send_PutM;
 constexpr std::uint32_t snoop_answers = a_snp_ack | a_snp_clean | a_snp_dirty;
 int bits(std::uint32_t x) { return __builtin_popcount(x); }
@@ -79,7 +79,7 @@ TEST(ProtocolTable, CellsObeyTheProtocolRules) {
                 if (e == cevent::Load) {
                     EXPECT_TRUE(can_read(s)) << where;
                 }
-                if (e == cevent::Store || e == cevent::Unique) {
+                if (e == cevent::Store || e == cevent::Unique || e == cevent::Zero) {
                     EXPECT_TRUE(can_write(s)) << where;
                 }
             }
@@ -118,7 +118,20 @@ TEST(ProtocolTable, StableStatesServeTheCoreOrAsk) {
     EXPECT_EQ(cache_transition(cstate::E, cevent::Fwd_GetS).next, cstate::S);
     EXPECT_EQ(cache_transition(cstate::M, cevent::Replacement).actions, a_send_PutM);
     EXPECT_EQ(cache_transition(cstate::S, cevent::Replacement).actions, a_send_PutS);  // explicit clean eviction
-    EXPECT_EQ(cache_transition(cstate::M, cevent::Inv).kind, outcome::impossible);
+    // A full-line write (DC ZVA) needs no data: from I it asks for the line
+    // without it (MakeU); a valid copy is upgraded as for a store.
+    EXPECT_EQ(cache_transition(cstate::I, cevent::Zero).next, cstate::IM_A);
+    EXPECT_EQ(cache_transition(cstate::I, cevent::Zero).actions, a_send_MakeU);
+    EXPECT_EQ(cache_transition(cstate::S, cevent::Zero).actions, a_send_Upg);
+    EXPECT_EQ(cache_transition(cstate::E, cevent::Zero).next, cstate::M);
+    EXPECT_EQ(cache_transition(cstate::IM_A, cevent::Ack_M).next, cstate::M);
+    EXPECT_EQ(cache_transition(cstate::IM_A, cevent::Data_M).kind, outcome::impossible);  // never data
+    // An owner snooped by another's MakeU invalidates without its data.
+    for (cstate s : {cstate::E, cstate::O, cstate::M}) {
+        EXPECT_EQ(cache_transition(s, cevent::Inv).next, cstate::I) << name(s);
+        EXPECT_EQ(cache_transition(s, cevent::Inv).actions, a_snp_ack | a_drop) << name(s);
+    }
+    EXPECT_EQ(cache_transition(cstate::MI_A, cevent::Inv).next, cstate::II_A);
 }
 
 TEST(ProtocolTable, RacesInTransientStates) {
@@ -176,13 +189,25 @@ TEST(ProtocolTable, HomeCellsMatchTheirIntent) {
         EXPECT_EQ(st.grant_clean, grant::Put_Ack);
         EXPECT_EQ(st.next_clean, static_cast<hstate>(s));
         EXPECT_EQ(st.to_owner, snoop::none);
+        // A MakeU: every other copy invalidated (the owner's too, without
+        // its data), nothing read, the requester the unique dirty owner.
+        const auto& mu = home_transition(static_cast<hstate>(s), hevent::MakeU);
+        EXPECT_EQ(mu.kind, outcome::ok);
+        EXPECT_FALSE(mu.mem_read);
+        EXPECT_EQ(mu.grant_clean, grant::Ack_M);
+        EXPECT_EQ(mu.grant_dirty, grant::Ack_M);
+        EXPECT_EQ(mu.next_clean, hstate::M);
+        EXPECT_EQ(mu.requester_after, role::owner);
+        EXPECT_EQ(mu.to_owner, static_cast<hstate>(s) == hstate::M || static_cast<hstate>(s) == hstate::O ? snoop::Inv : snoop::none);
+        EXPECT_EQ(mu.to_sharers, static_cast<hstate>(s) == hstate::S || static_cast<hstate>(s) == hstate::O ? snoop::Inv : snoop::none);
     }
     // Every grant the home gives is one the waiting cache can take.
     for (int s = 0; s < static_cast<int>(hstate::count); ++s) {
-        for (hevent e : {hevent::GetS, hevent::GetM, hevent::Upg_sharer, hevent::Upg_owner, hevent::Upg_other}) {
+        for (hevent e : {hevent::GetS, hevent::GetM, hevent::Upg_sharer, hevent::Upg_owner, hevent::Upg_other, hevent::MakeU}) {
             const auto& c = home_transition(static_cast<hstate>(s), e);
             if (c.kind != outcome::ok) continue;
             const cstate waiting = e == hevent::GetS ? cstate::IS_D
+                                   : e == hevent::MakeU ? cstate::IM_A
                                    : e == hevent::Upg_sharer ? cstate::SM_A
                                    : e == hevent::Upg_owner ? cstate::OM_A
                                                             : cstate::IM_D;
@@ -210,6 +235,7 @@ TEST(ProtocolTable, HomeEntryBookkeeping) {
     EXPECT_EQ(h.classify(request::Upg, 3, true), hevent::Upg_lost_excl);
     EXPECT_EQ(h.classify(request::Upg, 2, true), hevent::Upg_sharer);  // still a sharer: it may go ahead
     EXPECT_EQ(h.classify(request::PutM, 3), hevent::Put_stale);
+    EXPECT_EQ(h.classify(request::MakeU, 3), hevent::MakeU);
     h.apply(home_transition(hstate::O, hevent::Upg_sharer), 2, true);
     EXPECT_EQ(h.state, hstate::M);
     EXPECT_EQ(h.owner, 2);
@@ -217,6 +243,15 @@ TEST(ProtocolTable, HomeEntryBookkeeping) {
     h.apply(home_transition(hstate::M, hevent::Put_owner), 2, false);
     EXPECT_EQ(h.state, hstate::I);
     EXPECT_EQ(h.owner, -1);
+    EXPECT_TRUE(h.consistent());
+    // A MakeU from 3 while 1 owns the line dirty and 2 shares it: 3 alone owns it.
+    h.apply(home_transition(hstate::I, hevent::GetM), 1, false);
+    h.apply(home_transition(hstate::M, hevent::GetS), 2, true);
+    ASSERT_EQ(h.state, hstate::O);
+    h.apply(home_transition(hstate::O, hevent::MakeU), 3, false);
+    EXPECT_EQ(h.state, hstate::M);
+    EXPECT_EQ(h.owner, 3);
+    EXPECT_TRUE(h.sharers.empty());
     EXPECT_TRUE(h.consistent());
 }
 
