@@ -19,7 +19,7 @@ std::map<std::string, std::vector<trace_op>> parse_trace(std::istream& in, const
     static const std::map<std::string, trace_op::kind_t> ops = {
         {"ld", trace_op::ld},       {"st", trace_op::st},   {"ldx", trace_op::ldx},   {"stx", trace_op::stx},
         {"ldadd", trace_op::ldadd}, {"swp", trace_op::swp}, {"ldset", trace_op::ldset}, {"cas", trace_op::cas},
-        {"prfm", trace_op::prfm},   {"wfe", trace_op::wfe}, {"sev", trace_op::sev},   {"sevl", trace_op::sevl},
+        {"prfm", trace_op::prfm},   {"zva", trace_op::zva},   {"wfe", trace_op::wfe}, {"sev", trace_op::sev},   {"sevl", trace_op::sevl},
         {"dmb", trace_op::dmb},     {"mark", trace_op::mark}};
     std::map<std::string, std::vector<trace_op>> out;
     std::string raw;
@@ -59,7 +59,7 @@ std::map<std::string, std::vector<trace_op>> parse_trace(std::istream& in, const
         op.delay = number(1, "delay in cycles");
         auto it = ops.find(f[2].first);
         if (it == ops.end())
-            fail(2, "unknown operation '" + f[2].first + "'", "ld, st, ldx, stx, ldadd, swp, ldset, cas, prfm, wfe, sev, sevl, dmb or mark");
+            fail(2, "unknown operation '" + f[2].first + "'", "ld, st, ldx, stx, ldadd, swp, ldset, cas, prfm, zva, wfe, sev, sevl, dmb or mark");
         op.kind = it->second;
         std::size_t want = 3;
         switch (op.kind) {
@@ -77,7 +77,11 @@ std::map<std::string, std::vector<trace_op>> parse_trace(std::istream& in, const
             default: {
                 op.addr = number(3, "address");
                 op.size = static_cast<unsigned>(number(4, "size"));
-                if (op.size != 1 && op.size != 2 && op.size != 4 && op.size != 8) fail(4, "bad size", "1, 2, 4 or 8");
+                if (op.kind == trace_op::zva) {
+                    if (op.size != 64) fail(4, "bad size", "64: zva zeroes a whole line");
+                } else if (op.size != 1 && op.size != 2 && op.size != 4 && op.size != 8) {
+                    fail(4, "bad size", "1, 2, 4 or 8");
+                }
                 if (op.addr % op.size) fail(3, "address not aligned to the size", "an address that is a multiple of SIZE");
                 want = 5;
                 const bool one = op.kind == trace_op::st || op.kind == trace_op::stx || op.kind == trace_op::ldadd ||
@@ -105,6 +109,7 @@ void replay(core& c, const std::vector<trace_op>& ops, lock_metrics* metrics, mu
             case trace_op::ldset: c.atomic(atomic_op::set, op.addr, op.v1, op.size); break;
             case trace_op::cas: c.atomic(atomic_op::cas, op.addr, op.v2, op.size, op.v1); break;
             case trace_op::prfm: c.prefetch_store(op.addr); break;
+            case trace_op::zva: c.zero_line(op.addr); break;
             case trace_op::wfe: c.wfe(); break;
             case trace_op::sev: c.sev(); break;
             case trace_op::sevl: c.sevl(); break;

@@ -6,8 +6,9 @@
 //     CORE     the core that issues it, CLUSTER.INDEX (e.g. little.2)
 //     DELAY    core cycles of compute before it (since that core's previous op)
 //     OP       ld | st | ldx | stx | ldadd | swp | ldset | cas | prfm |
-//              wfe | sev | sevl | dmb | mark
-//     ADDRESS  0x... or decimal; SIZE 1, 2, 4 or 8 (bytes)
+//              zva | wfe | sev | sevl | dmb | mark
+//     ADDRESS  0x... or decimal; SIZE 1, 2, 4 or 8 (bytes); zva (DC ZVA,
+//              the line zeroed) takes a line's address and SIZE 64
 //     VALUE    st/stx: the data; ldadd/swp/ldset: the operand;
 //              cas: the expected value, VALUE2 the new value
 //   mark takes one word instead: lock_begin | lock_acquired | lock_release
@@ -30,7 +31,7 @@
 namespace cohsim {
 
 struct trace_op {
-    enum kind_t { ld, st, ldx, stx, ldadd, swp, ldset, cas, prfm, wfe, sev, sevl, dmb, mark } kind = ld;
+    enum kind_t { ld, st, ldx, stx, ldadd, swp, ldset, cas, prfm, zva, wfe, sev, sevl, dmb, mark } kind = ld;
     std::uint64_t delay = 0, addr = 0, v1 = 0, v2 = 0;
     unsigned size = 8;
     asmx::mark_kind which = asmx::mark_kind::lock_begin;  // for mark

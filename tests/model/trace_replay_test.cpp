@@ -33,6 +33,20 @@ TEST(TraceReplay, ReplaysEachCoresOperationsInOrder) {
     EXPECT_EQ(sys.memory().peek(0x10000080, 8), 0x100u);
 }
 
+// A replayed zva zeroes its whole line, and only it.
+TEST(TraceReplay, ZvaZeroesTheLine) {
+    const std::string path = std::filesystem::temp_directory_path() / ("cohsim_zva_" + std::to_string(::getpid()) + ".trace");
+    std::ofstream(path) << "little.0 0 st 0x10000000 8 5\nlittle.0 0 st 0x10000038 8 6\nlittle.0 0 st 0x10000040 8 7\n"
+                           "big.0 10000 zva 0x10000000 64\n";  // long after the stores
+    system_model sys(test_platform({std::string("workload.trace=") + path, "workload.threads=[]"}));
+    run_for_fs(1'000'000'000'000ULL);
+    std::filesystem::remove(path);
+    EXPECT_EQ(sys.memory().peek(0x10000000, 8), 0u);
+    EXPECT_EQ(sys.memory().peek(0x10000038, 8), 0u);
+    EXPECT_EQ(sys.memory().peek(0x10000040, 8), 7u);  // the next line
+    EXPECT_EQ(sys.memory().l1_state(2, 0x10000000), protocol::cstate::M);
+}
+
 TEST(TraceReplay, ErrorsNameTheLine) {
     const std::string path = std::filesystem::temp_directory_path() / ("cohsim_bad_" + std::to_string(::getpid()) + ".trace");
     auto error_of = [&](const std::string& text) {
@@ -51,6 +65,9 @@ TEST(TraceReplay, ErrorsNameTheLine) {
     EXPECT_NE(error_of("little.0 0 ld 0x11 8\n").find("address not aligned"), std::string::npos);
     EXPECT_NE(error_of("little.0 0 st 0x10 8\n").find("missing value"), std::string::npos);
     EXPECT_NE(error_of("little.0 0 ld 0x10 3\n").find("bad size"), std::string::npos);
+    EXPECT_NE(error_of("little.0 0 zva 0x40 8\n").find("bad size (expected 64: zva zeroes a whole line)"), std::string::npos);
+    EXPECT_NE(error_of("little.0 0 zva 0x48 64\n").find("address not aligned"), std::string::npos);
+    EXPECT_NE(error_of("little.0 0 ld 0x40 64\n").find("bad size"), std::string::npos);
     EXPECT_NE(error_of("little.0 0 wfe extra\n").find("unexpected 'extra'"), std::string::npos);
     EXPECT_NE(error_of("little.0 0 mark lock_held\n").find("unknown mark 'lock_held'"), std::string::npos);
     std::filesystem::remove(path);
