@@ -38,7 +38,8 @@ With --murphi, prints instead a Murphi model of the protocol generated from
 the same tables, for an exhaustive check by a model checker (Debian's rumur):
 N caches, lines of reservation granules holding one of two values, FIFO
 channels with arbitrary delays, the home's blocking and records, loads,
-stores, exclusives, PRFM PST, evictions and CLREX, and the exclusive monitor
+stores, exclusives, PRFM PST, full-line writes (DC ZVA: MakeU), evictions and
+CLREX, and the exclusive monitor
 as the protocol keeps it; with --far-atomics, LSE atomics performed at the
 home (a GetM snooping every copy, the requester's too; the home performs
 the operation and returns the old value). It checks single writer /
