@@ -149,8 +149,11 @@ void execute(const cache_cell& c, Actions&& a) {
         {a_send_GetS, request::GetS}, {a_send_GetM, request::GetM}, {a_send_Upg, request::Upg}, {a_send_MakeU, request::MakeU},
         {a_send_PutS, request::PutS}, {a_send_PutE, request::PutE}, {a_send_PutO, request::PutO},
         {a_send_PutM, request::PutM}};
-    for (const auto& [bit, r] : sends)
-        if (c.actions & bit) a.send(r);
+    constexpr std::uint32_t any_send = a_send_GetS | a_send_GetM | a_send_Upg | a_send_MakeU | a_send_PutS | a_send_PutE |
+                                       a_send_PutO | a_send_PutM;
+    if (c.actions & any_send)  // most cells send nothing (a hit, a snoop's answer, a grant)
+        for (const auto& [bit, r] : sends)
+            if (c.actions & bit) a.send(r);
     if (c.actions & a_drop) a.drop();
     if (c.actions & a_snp_ack) a.answer(answer_kind::ack);
     if (c.actions & a_snp_clean) a.answer(answer_kind::clean);

@@ -13,6 +13,11 @@ using namespace protocol;
 
 namespace {
 constexpr auto cores_group = timeline_observer::group::cores;
+// A 16-byte access of the kinds that have one: LDXP, STXP, CASP.
+bool is_pair(const mem_request& r) {
+    return r.size == 16 && (r.kind == mem_request::load_exclusive || r.kind == mem_request::store_exclusive ||
+                            (r.kind == mem_request::atomic && r.op == atomic_op::cas));
+}
 // `v` as an access of `size` bytes sees it: unsigned, and sign-extended.
 std::uint64_t sized(std::uint64_t v, unsigned size) { return size >= 8 ? v : v & ((std::uint64_t{1} << (8 * size)) - 1); }
 std::int64_t signed_of(std::uint64_t v, unsigned size) {
@@ -27,10 +32,8 @@ void l1_controller::l1_error(std::uint64_t line, cstate st, cevent ev) const {
 }
 
 void l1_controller::access(const mem_request& r, std::function<void(const mem_response&)> done) {
-    const bool pair = r.size == 16 && (r.kind == mem_request::load_exclusive || r.kind == mem_request::store_exclusive ||
-                                       (r.kind == mem_request::atomic && r.op == atomic_op::cas));
     const bool whole_line = r.kind == mem_request::zero_line;
-    if (whole_line != (r.size == line_bytes) || (r.size != 1 && r.size != 2 && r.size != 4 && r.size != 8 && !pair && !whole_line))
+    if (r.size != 1 && r.size != 2 && r.size != 4 && r.size != 8 ? !(whole_line && r.size == line_bytes) && !is_pair(r) : whole_line)
         throw std::invalid_argument("access size must be 1, 2, 4 or 8 bytes (16: an exclusive pair or CASP; a line: DC ZVA alone)");
     if (r.addr % r.size != 0) throw std::invalid_argument("unaligned access");
     l1_cache& c = m_c;
