@@ -206,6 +206,8 @@ struct home_cell {
     role requester_after = role::none;   // what the requester is afterwards
     role owner_clean = role::keep, owner_dirty = role::keep;  // what the old owner is afterwards
     bool sharers_cleared = false;        // the other sharers are invalidated
+    // The snooped owner answers with its line (an Inv, a MakeU's, needs none).
+    bool owner_supplies_data() const { return to_owner != snoop::Inv; }
 };
 
 // The home's transaction states for one line (its blocking): idle; serving a

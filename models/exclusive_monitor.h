@@ -40,15 +40,10 @@ public:
     bool store_exclusive(std::uint64_t addr);
     void clrex() { m_armed = false; }
 
-    // Another observer wrote (or took for writing) `addr`'s granule.
-    // Returns true if that cleared this monitor's reservation.
-    bool other_write(std::uint64_t addr) {  // inline: asked of every other core on every write
-        if (!holds(addr)) return false;
-        m_armed = false;
-        return true;
-    }
-    // The same for a write of [addr, addr + bytes) (DC ZVA: a whole line).
-    bool other_write(std::uint64_t addr, std::uint64_t bytes) {
+    // Another observer wrote (or took for writing) [addr, addr + bytes):
+    // a granule, or for DC ZVA a whole line. Returns true if that cleared
+    // this monitor's reservation.
+    bool other_write(std::uint64_t addr, std::uint64_t bytes = 1) {  // inline: asked of every other core on every write
         if (!overlaps(addr, bytes)) return false;
         m_armed = false;
         return true;

@@ -172,13 +172,13 @@ void home::process(line_record& h, const request_msg& m) {
     if (!m.at_ic) {
         bool local = (!m.far || far_at_l3) &&
                      std::all_of(t.begin(), t.end(), [&](int a) { return same_domain(cluster_of(a), k); });
-        // A line no cache holds: a cluster or a DSU grants it only from its
-        // own L2 or L3 (a MakeU needs no data, but only the interconnect
-        // knows that no other cluster has the line); a mesh's home node
-        // knows from its snoop filter, for the lines of its own socket.
-        const bool unheld = m.r == request::MakeU && h.e.state == hstate::I &&
-                            (!on_mesh || net.touch(k, line) != net.socket_of(k));
-        if (cell.mem_read || unheld) local = local && (in_l2 || in_l3);
+        // The data from a shared cache of the domain, and a line no cache
+        // holds only from there too: a cluster or a DSU cannot know that no
+        // other cluster has it (a MakeU needs no data, but this knowledge);
+        // a mesh's home node knows from its snoop filter, for the lines of
+        // its own socket. (Every request but a MakeU reads at I.)
+        if (cell.mem_read || (h.e.state == hstate::I && (!on_mesh || net.touch(k, line) != net.socket_of(k))))
+            local = local && (in_l2 || in_l3);
         if (m.r != request::GetS) local = local && !cached_outside(line, k);
         if (!local) return to_interconnect(m, k, now);
     }
@@ -328,7 +328,7 @@ void home::answer(std::uint64_t line, int agent, bool data, bool dirty) {
     transaction& tx = h.tx;
     if (transaction_transition(h.phase, tevent::Answer).kind != outcome::ok || tx.answers_left <= 0)
         m_f.protocol_error("unexpected snoop answer for line " + hex(line));
-    if (agent >= 0 && agent == tx.owner_at_start && tx.cell->to_owner != snoop::Inv) {  // (Inv: a MakeU's, no data)
+    if (agent >= 0 && agent == tx.owner_at_start && tx.cell->owner_supplies_data()) {
         if (!data) m_f.protocol_error("owner answered without data for line " + hex(line));
         tx.owner_dirty = dirty;
     }

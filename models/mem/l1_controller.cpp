@@ -223,11 +223,10 @@ mem_response l1_controller::perform(const op& o, duration done_at) {
     const mem_request& r = o.req;
     // Another core's write clears every other reservation of the granule
     // (of every granule of the line, for DC ZVA).
-    const bool whole_line = r.kind == mem_request::zero_line;
+    const std::uint64_t written = r.kind == mem_request::zero_line ? line_bytes : 1;
     auto wrote = [&] {
         for (l1_cache* other : m_f.states)
-            if (other != &c && (whole_line ? other->mon.other_write(r.addr, line_bytes) : other->mon.other_write(r.addr)))
-                m_f.l1s[other->agent]->reservation_lost(line_of(r.addr));
+            if (other != &c && other->mon.other_write(r.addr, written)) m_f.l1s[other->agent]->reservation_lost(line_of(r.addr));
     };
     mem_response out;
     out.done = done_at;

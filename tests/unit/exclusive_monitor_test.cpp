@@ -34,6 +34,18 @@ TEST(ExclusiveMonitor, AnotherCoresStoreElsewhereDoesNotClear) {
     EXPECT_TRUE(m.store_exclusive(0x1000));
 }
 
+// DC ZVA writes a whole line: with 16-byte granules a reservation at
+// 0x1030 is cleared by the zeroing of 0x1000's line, not by a store to 0x1000,
+// nor by the zeroing of the next line.
+TEST(ExclusiveMonitor, AWholeLineWriteClearsEveryGranuleOfTheLine) {
+    exclusive_monitor m(16);
+    m.load_exclusive(0x1030);
+    EXPECT_FALSE(m.other_write(0x1000));
+    EXPECT_FALSE(m.other_write(0x1040, 64));
+    EXPECT_TRUE(m.other_write(0x1000, 64));
+    EXPECT_FALSE(m.store_exclusive(0x1030));
+}
+
 TEST(ExclusiveMonitor, OwnPlainStoreDoesNotClear) {
     // The core's own stores never reach its monitor as "other" writes: the
     // model calls other_write only for other observers. Nothing to call here,

@@ -223,7 +223,7 @@ private:
             case message::snp_resp:
                 if (transaction_transition(h.phase, tevent::Answer).kind != outcome::ok || h.responses_left <= 0)
                     return fail("unexpected snoop response on line " + std::to_string(m.line));
-                if (m.cache == h.owner_at_start && h.cell->to_owner != snoop::Inv) {  // (Inv: a MakeU's, no data)
+                if (m.cache == h.owner_at_start && h.cell->owner_supplies_data()) {
                     if (m.resp == 0) return fail("owner " + std::to_string(m.cache) + " answered without data");
                     h.owner_dirty = m.resp == 2;
                     h.have_data = true;
