@@ -111,7 +111,9 @@ duration home::through_gateway(unsigned agent, unsigned k, std::uint64_t line, d
 }
 
 duration home::unblock_reaches(unsigned agent, unsigned k, std::uint64_t line, duration at) {
-    if (!record(line).tx.global) return at;
+    // With overlapped_lookup the interconnect serves the next request as the
+    // line reaches its new owner: its snoops follow the line (snoop_reaches).
+    if (!record(line).tx.global || m_ic.params().overlapped_lookup) return at;
     if (dsu* g = gateway_mesh(k, line, false)) at = g->core_to_gateway(agent, at, false);
     return m_f.net->answer_to_home(k, line, at, false);
 }
@@ -247,7 +249,7 @@ void home::process(line_record& h, const request_msg& m) {
             if (!m_ic.snoops_cluster(j, tx.cluster_left[j] > 0, k, m.far)) continue;
             ++tx.answers_left;
             ++m_ic.snoops;
-            const duration at = net.snoop_to_scu(j, line, now);
+            const duration at = snoop_reaches(j, line, m.arrived, now);
             ++m_clusters[j]->interconnect_snoops;
             if (tx.cluster_left[j] == 0) {
                 // Nothing to see here: the SCU answers from its duplicate tags.
@@ -268,6 +270,18 @@ void home::process(line_record& h, const request_msg& m) {
         }
     }
     if (tx.answers_left == 0) grant_now(h);
+}
+
+// A snoop of a request that reached the interconnect at `arrived`, served at
+// `now`: when it reaches cluster j's SCU. With overlapped_lookup, a request
+// that waited had its snoops' lookup and trip done meanwhile: they arrive as
+// that trip would bring them, or as the line frees if that is later (the
+// line frees as it reaches its new owner: unblock_reaches).
+duration home::snoop_reaches(unsigned j, std::uint64_t line, duration arrived, duration now) {
+    delivery& net = *m_f.net;
+    if (!m_ic.params().overlapped_lookup || arrived == now) return net.snoop_to_scu(j, line, now);
+    const duration looked_up = net.snoop_to_scu(j, line, arrived);
+    return looked_up < now ? now : looked_up;
 }
 
 // When a line that no cache owns reaches the interconnect: from another

@@ -163,6 +163,7 @@ private:
     void drop_stale(std::uint64_t line, unsigned k);
     void fill_shared(unsigned k, std::uint64_t line);
     void to_interconnect(const request_msg& m, unsigned k, duration now);
+    duration snoop_reaches(unsigned j, std::uint64_t line, duration arrived, duration now);
     duration memory_data(std::uint64_t line, unsigned k, duration now);
     void owner_answered(transaction& tx, bool data);
     void answer(std::uint64_t line, int agent, bool data, bool dirty);

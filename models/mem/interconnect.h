@@ -63,6 +63,7 @@ struct interconnect_params {
     cycles request_occupancy{1}; // cycles a message holds the request channel
     cycles data_occupancy{4};    // cycles a 64-byte line holds the data channel
     bool far_atomics = false;    // LSE atomics performed at the interconnect
+    bool overlapped_lookup = false;  // a waiting request's snoops' lookup and trip overlap its wait
     duration link_latency{100'000'000};                 // between sockets, each way
     duration cdc_aperture{0};  // synchronizer decision window at the interconnect's ports; 0 = exact edges
     // Other agents' traffic (the scenario's activity, not a config key here):

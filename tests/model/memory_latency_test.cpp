@@ -44,6 +44,16 @@ op_times store_then_load(system_model& sys, const char* from, const char* to, st
     return rd;
 }
 
+// A program: a store of `v` to A after `wait` cycles, timed into `t`.
+auto timed_store(op_times& t, std::uint64_t wait, std::uint64_t v) {
+    return [&t, wait, v](core& c) {
+        c.work(cycles{wait});
+        t.before = c.local_time();
+        c.store(A, v);
+        t.after = c.local_time();
+    };
+}
+
 // `core` waits `wait` of its cycles, then zeroes A's line (DC ZVA); the run
 // goes on for `run_fs`: the zeroing's start and end.
 op_times zero_after(system_model& sys, const char* core, std::uint64_t wait, std::uint64_t run_fs) {
@@ -718,15 +728,6 @@ void waiting_request_case(bool overlapped) {
                                     "dsus.dsu0.transfer_latency=7cycles",
                                     overlapped ? "dsus.dsu0.overlapped_lookup=true" : "dsus.dsu0.overlapped_lookup=false"}));
     op_times st0, st1;
-    // A store of `v` after `wait` cycles, timed into `t`.
-    const auto timed_store = [](op_times& t, std::uint64_t wait, std::uint64_t v) {
-        return [&t, wait, v](core& c) {
-            c.work(cycles{wait});
-            t.before = c.local_time();
-            c.store(A, v);
-            t.after = c.local_time();
-        };
-    };
     sys.find_core("big.0")->set_program([&](core& c) { c.store(A, 1); });
     sys.find_core("little.0")->set_program(timed_store(st0, 10'000, 2));
     sys.find_core("little.1")->set_program(timed_store(st1, 10'001, 3));
@@ -749,3 +750,43 @@ void waiting_request_case(bool overlapped) {
 
 TEST(MemoryLatency, DsuWaitingRequestLooksUpAfterTheLineFrees) { waiting_request_case(false); }
 TEST(MemoryLatency, DsuOverlappedLookupSendsAWaitingRequestsSnoopAsTheLineFrees) { waiting_request_case(true); }
+
+namespace {
+// big.0 holds A dirty; little.0 stores to it, and little.1's store, which
+// passed its SCU while the line was idle (its owner is in the other cluster),
+// reaches the interconnect while little.0's is served there: it waits there. Without
+// overlapped_lookup little.0's Unblock crosses to the interconnect and then
+// big.1's snoop leaves; with it, the line frees as it reaches little.0 and
+// the snoop arrives as its trip from big.1's arrival would bring it, or then
+// if that is later.
+void interconnect_waiting_case(bool overlapped) {
+    system_model sys(test_platform({overlapped ? "interconnect.overlapped_lookup=true" : "interconnect.overlapped_lookup=false"}));
+    op_times st0, st1;
+    sys.find_core("big.0")->set_program([&](core& c) { c.store(A, 1); });
+    sys.find_core("little.0")->set_program(timed_store(st0, 10'000, 2));
+    sys.find_core("little.1")->set_program(timed_store(st1, 10'008, 3));  // about 10 ns after little.0
+    run_for_fs(1'000'000'000'000ULL);
+    const hops h;
+    // little.0: to the interconnect, which snoops big.0 for its line, as in transfer_case.
+    const duration at_ic0 = h.ic(h.L.edge_after(st0.before, cycles{5}), 26);
+    const duration snooped0 = h.B.edge_after(h.ic(at_ic0, 27), cycles{2});
+    const duration granted0 = h.L.edge_after(h.ic(h.ic(h.B.edge_after(snooped0, cycles{2}), 26), 26), cycles{2});
+    EXPECT_EQ(st0.after.fs, granted0.fs);
+    const duration unblock_at_scu = h.L.edge_after(granted0, cycles{2});
+    const duration freed = overlapped ? unblock_at_scu : h.ic(unblock_at_scu, 26);
+    // little.1 went on to the interconnect while the line was idle there, and waited.
+    const duration at_ic1 = h.ic(h.L.edge_after(st1.before, cycles{5}), 26);
+    ASSERT_LT(at_ic0, at_ic1);
+    ASSERT_LT(at_ic1, freed);
+    const duration out = overlapped ? hops::max(h.ic(at_ic1, 27), freed) : h.ic(freed, 27);
+    const duration snooped1 = h.L.edge_after(out, cycles{2});
+    const duration done1 = h.L.edge_after(h.ic(h.ic(h.L.edge_after(snooped1, cycles{2}), 26), 26), cycles{2});
+    EXPECT_EQ(st1.after.fs, done1.fs);
+    EXPECT_EQ(sys.memory().peek(A, 8), 3u);
+}
+}  // namespace
+
+TEST(MemoryLatency, InterconnectWaitingRequestIsServedAfterTheUnblockArrives) { interconnect_waiting_case(false); }
+TEST(MemoryLatency, InterconnectOverlappedLookupSendsAWaitingRequestsSnoopAfterTheLine) {
+    interconnect_waiting_case(true);
+}

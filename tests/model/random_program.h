@@ -2,7 +2,8 @@
 // 1 to 3 cores of any core type and clock; L1s direct
 // mapped to 4-way, 1 KiB to 16 KiB; 1 to 8 outstanding misses; store buffers of 0 to 4;
 // snoop filter or broadcast, near or far atomics, a second socket or a DSU,
-// LDXR reading unique or shared, a hold window) runs a seeded random
+// LDXR reading unique or shared, a hold window, the interconnect looking
+// waiting requests up at once or not) runs a seeded random
 // instruction stream on every core: plain loads of every size, several in
 // flight at once (load_async), plain and release stores of every size,
 // LDXR/STXR increments, LDADD, CAS loops, SWP, barriers, WFE/SEV/SEVL,
@@ -84,6 +85,7 @@ inline std::vector<std::string> random_platform(std::uint64_t seed, unsigned& n_
     sets.push_back("interconnect.snoop_filter=" + pick("true", "false"));
     sets.push_back("interconnect.far_atomics=" + pick("true", "false"));
     sets.push_back("interconnect.arbitration=" + pick("fifo", "round_robin", "fixed_priority"));
+    sets.push_back("interconnect.overlapped_lookup=" + pick("true", "false"));  // drawn last: the earlier draws unchanged
     sets.push_back("timer.event_stream=true");  // a WFE nobody signals still wakes
     return sets;
 }
