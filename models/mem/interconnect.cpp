@@ -56,9 +56,10 @@ void interconnect_params::describe(cfg::struct_schema<interconnect_params>& s) {
             "LSE atomics are performed at the interconnect (far) instead of in the L1 after taking the line (near)")
         .def(false);
     s.param("overlapped_lookup", &interconnect_params::overlapped_lookup,
-            "a request that waits at the interconnect for a line another request holds has its snoops' lookup and "
-            "trip done meanwhile: they reach each cluster as their trip from the request's arrival would bring them, "
-            "or as the line frees if later (they follow the line to its new owner); false: they leave as the line frees")
+            "the line frees as it reaches its new owner's SCU, and a request that waited at the interconnect for it "
+            "has its snoops' lookup and trip done meanwhile: they reach each cluster as their trip from the request's "
+            "arrival would bring them, or as the line frees if later (they follow the line to its new owner); false: "
+            "the line frees when the Unblock reaches the interconnect, and a waiting request's snoops leave then")
         .def(false);
     s.param("link_latency", &interconnect_params::link_latency,
             "one crossing of the inter-socket link (only with clusters on several sockets)")

@@ -11,6 +11,12 @@
 // `placement`: interleaved by line number, or the socket of the first core to
 // ask for any line of its page (first touch, Linux's default local
 // allocation), which is the socket's own memory for the rest of the run.
+// A request that reaches the interconnect while another request holds its
+// line waits there until that requester's Unblock has travelled back; with
+// `overlapped_lookup` (home.cpp: snoop_reaches, unblock_reaches) the line
+// frees as it reaches its new owner's SCU, and a waiting request's snoops
+// reach each cluster as their trip from its arrival would bring them, or as
+// the line frees if that is later: they follow the line.
 // Not modelled: the snoop filter's capacity (it is exact and unbounded:
 // `snoop_filter: true` snoops only the clusters holding the line), QoS,
 // virtual channels, credit flow control.
