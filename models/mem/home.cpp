@@ -279,8 +279,8 @@ void home::process(line_record& h, const request_msg& m) {
 // line frees as it reaches its new owner: unblock_reaches).
 duration home::snoop_reaches(unsigned j, std::uint64_t line, duration arrived, duration now) {
     delivery& net = *m_f.net;
-    if (!m_ic.params().overlapped_lookup || arrived == now) return net.snoop_to_scu(j, line, now);
-    const duration looked_up = net.snoop_to_scu(j, line, arrived);
+    if (!m_ic.params().overlapped_lookup) return net.snoop_to_scu(j, line, now);
+    const duration looked_up = net.snoop_to_scu(j, line, arrived);  // later than now unless it waited
     return looked_up < now ? now : looked_up;
 }
 

@@ -754,11 +754,11 @@ TEST(MemoryLatency, DsuOverlappedLookupSendsAWaitingRequestsSnoopAsTheLineFrees)
 namespace {
 // big.0 holds A dirty; little.0 stores to it, and little.1's store, which
 // passed its SCU while the line was idle (its owner is in the other cluster),
-// reaches the interconnect while little.0's is served there: it waits there. Without
-// overlapped_lookup little.0's Unblock crosses to the interconnect and then
-// big.1's snoop leaves; with it, the line frees as it reaches little.0 and
-// the snoop arrives as its trip from big.1's arrival would bring it, or then
-// if that is later.
+// reaches the interconnect while little.0's is served there: it waits
+// there. Without overlapped_lookup little.0's Unblock crosses to the
+// interconnect and then little.1's snoop leaves; with it, the line frees as
+// it reaches little.0 and the snoop arrives as its trip from little.1's
+// arrival would bring it, or then if that is later.
 void interconnect_waiting_case(bool overlapped) {
     system_model sys(test_platform({overlapped ? "interconnect.overlapped_lookup=true" : "interconnect.overlapped_lookup=false"}));
     op_times st0, st1;
