@@ -247,13 +247,15 @@ TEST_F(Cli, TheDefaultScenarioIsThePhonePlatform) {
 // points the way the measurements do; validate.json records each row.
 TEST_F(Cli, RareInterruptsLetTheStarvedCoreInAndStayDeterministic) {
     // The starvation case's escape mechanism: without interrupts the little
-    // core never gets in; with interrupts every 5 ms on average it gets in a
-    // few times per interrupt; the same seed gives the same run, another
+    // core never gets in; with 2 us interrupts every 5 ms on average it gets
+    // in a few times per interrupt; the same seed gives the same run, another
     // seed other arrivals.
     const std::string cfg = std::string(COHSIM_SOURCE_DIR) + "/configs/calibration/asr_freq_skew_no_backoff.yaml";
     auto go = [&](const std::string& interval, const std::string& seed, const std::string& out) {
         const auto r = run({"run", cfg, "--duration", "50ms", "--seed", seed, "--set",
-                            "activity.random_interrupts.interval=" + interval, "--set", little_starts_late,
+                            "activity.random_interrupts.interval=" + interval, "--set",
+                            "activity.random_interrupts.handler=2us", "--set",
+                            "activity.random_interrupts.handler_spread=0", "--set", little_starts_late,
                             "--json", out, "-q"});
         EXPECT_EQ(r.status, 0) << r.err;
         json j = read_json(out);
