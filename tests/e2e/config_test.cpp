@@ -59,17 +59,22 @@ TEST_F(Cli, EffectiveConfigFindsTheUsersOwnProgram) {
 }
 
 TEST_F(Cli, ParamsListsAConfigsRanges) {
-    // The default scenario's 15 ranges (docs/guide/predictions.md: 13, and the
-    // spread-spectrum depth and rate), each with the one before calibration;
-    // an override replaces one, a plain value fixes one.
+    // The default scenario's 17 ranges (docs/guide/predictions.md: the
+    // platform's 10, the spread-spectrum depth and rate, the harness's 2, each
+    // with the one before calibration; the activity's 3, which the
+    // calibration does not narrow: "-" there); an override replaces one, a
+    // plain value fixes one.
     const auto d = run({"params", "--ranges"});
     ASSERT_EQ(d.status, 0) << d.err;
-    EXPECT_EQ(std::count(d.out.begin(), d.out.end(), '\n'), 2 + 15) << d.out;
+    EXPECT_EQ(std::count(d.out.begin(), d.out.end(), '\n'), 2 + 17) << d.out;
     EXPECT_NE(d.out.find("before calibration"), std::string::npos) << d.out;
+    EXPECT_NE(d.out.find("activity.random_interrupts.interval            1.5s             1s..2.5s   -33% / +67%                   -\n"),
+              std::string::npos)
+        << d.out;
     const auto r = run({"params", "--ranges", "--set", "interconnect.snoop_latency=27cycles ~ 25cycles..29cycles", "--set",
                         "memory.latency=100ns"});
     ASSERT_EQ(r.status, 0) << r.err;
-    EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 2 + 14) << r.out;
+    EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 2 + 16) << r.out;
     EXPECT_NE(r.out.find("25cycles..29cycles     -7% / +7%                   -\n"), std::string::npos) << r.out;
     EXPECT_EQ(r.out.find("memory.latency"), std::string::npos) << r.out;
     const auto c = run({"config", "--set", "interconnect.snoop_latency=27cycles ~ 20cycles..34cycles"});
