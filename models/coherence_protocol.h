@@ -33,7 +33,8 @@
 //
 // One executor: the simulator's controllers (models/mem/) and the random
 // tester run every cache cell through `execute`, and every home request
-// through `home_transition` + `home_entry` and the transaction table.
+// through `home_line` (the home table, `home_entry` and the transaction
+// table, in the order a home serves a request).
 #pragma once
 
 #include <array>
@@ -326,6 +327,87 @@ struct home_entry {
     void apply(const home_cell& cell, int requester, bool owner_was_dirty);
     // The record matches its state: I none; S sharers only; M one owner; O an owner (and maybe sharers).
     bool consistent() const;
+};
+
+// One line's serving sequence at its home, untimed: the one executor of the
+// home table and the transaction table. The simulator's home
+// (models/mem/home.cpp) and the random tester run every request through it;
+// where each step happens, when, and what is said when a step is refused
+// are theirs (a refused step returns false and changes nothing):
+//   - a request that meets a busy line waits (busy());
+//   - it meets the cell of its class (classify()) in the line's state;
+//   - an exclusive failure or an eviction is answered at once (immediate());
+//   - any other opens a transaction (open()): the line is the requester's
+//     until its Unblock;
+//   - the snoop answers are counted (answered()); the owner's, when it must
+//     bring the line, says whether it was dirty;
+//   - with the last (or none expected) the home grants (granted(), ready());
+//   - the requester's Unblock frees the line (unblocked()) for the next.
+struct home_line {
+    home_entry e;
+    tstate phase = tstate::Idle;
+    // The open transaction: its cell, requester, the owner when it opened,
+    // the answers still expected, and whether the owner's line was dirty.
+    const home_cell* cell = nullptr;
+    int requester = -1;
+    int owner_at_start = -1;
+    int answers_left = 0;
+    bool owner_dirty = false;
+
+    bool busy() const { return transaction_transition(phase, tevent::Request).kind == outcome::stall; }
+    // A request's class against the record; a far atomic (every copy
+    // snooped, the requester's own too) is a GetM.
+    hevent classify(request r, int agent, bool exclusive, bool far) const {
+        return far ? hevent::GetM : e.classify(r, agent, exclusive);
+    }
+    // An exclusive failure (nothing changes) or an eviction (the record
+    // does), answered at once.
+    bool immediate(const home_cell& c, int agent) {
+        if (!step(tevent::Immediate)) return false;
+        if (c.grant_clean != grant::Excl_Fail) e.apply(c, agent, false);
+        return true;
+    }
+    // A transaction of `c` for `agent`, expecting `answers` snoop answers
+    // (the caller may count more on as it sends them).
+    bool open(const home_cell& c, int agent, int answers) {
+        if (!step(tevent::Request)) return false;
+        cell = &c, requester = agent, owner_at_start = e.owner, answers_left = answers, owner_dirty = false;
+        return true;
+    }
+    enum class answer_check { ok, unexpected, owner_without_data };
+    // A snoop answer from `agent` (-1: one that speaks for several, with no
+    // line of its own to check).
+    answer_check answered(int agent, bool data, bool dirty) {
+        if (transaction_transition(phase, tevent::Answer).kind != outcome::ok || answers_left <= 0)
+            return answer_check::unexpected;
+        if (agent >= 0 && agent == owner_at_start && cell->owner_supplies_data()) {
+            if (!data) return answer_check::owner_without_data;
+            owner_dirty = dirty;
+        }
+        --answers_left;
+        return answer_check::ok;
+    }
+    // The grant the requester gets.
+    grant granted() const { return owner_dirty ? cell->grant_dirty : cell->grant_clean; }
+    // Every answer is in: the record takes the transaction's outcome (a far
+    // atomic's: nobody holds the line), and the line waits for the Unblock.
+    bool ready(bool far) {
+        if (!step(tevent::Ready)) return false;
+        if (far)
+            e = home_entry{};
+        else
+            e.apply(*cell, requester, owner_dirty);
+        return true;
+    }
+    bool unblocked() { return step(tevent::Unblock); }
+
+private:
+    bool step(tevent ev) {
+        const transaction_cell& c = transaction_transition(phase, ev);
+        if (c.kind != outcome::ok) return false;
+        phase = c.next;
+        return true;
+    }
 };
 
 }  // namespace cohsim::protocol

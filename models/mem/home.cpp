@@ -46,7 +46,7 @@ void home::arrive(request_msg m) {
     }
     m.arrived = kernel::now();
     line_record& h = record(m.line);
-    if (transaction_transition(h.phase, tevent::Request).kind == outcome::stall) {
+    if (h.busy()) {
         // On a mesh a request for a busy line goes on to the home node (its
         // own L2 cannot serve it while another core's transaction holds the
         // line) and waits there, in the order it arrives there.
@@ -58,11 +58,7 @@ void home::arrive(request_msg m) {
     process(h, m);
 }
 
-void home::step(line_record& h, tevent e, const char* what, std::uint64_t line) {
-    const transaction_cell& c = transaction_transition(h.phase, e);
-    if (c.kind != outcome::ok) m_f.protocol_error(std::string(what) + " " + hex(line));
-    h.phase = c.next;
-}
+void home::refused(const char* what, std::uint64_t line) const { m_f.protocol_error(std::string(what) + " " + hex(line)); }
 
 // A shared cache outside k's domain holds the line (stale once k writes).
 bool home::cached_outside(std::uint64_t line, unsigned k) const {
@@ -131,7 +127,7 @@ void home::process(line_record& h, const request_msg& m) {
     delivery& net = *m_f.net;
     const unsigned k = cluster_of(static_cast<int>(m.agent));
     // A far atomic snoops every copy, the requester's own included.
-    const hevent ev = m.far ? hevent::GetM : h.e.classify(m.r, static_cast<int>(m.agent), m.exclusive);
+    const hevent ev = h.classify(m.r, static_cast<int>(m.agent), m.exclusive, m.far);
     const home_cell& cell = home_transition(h.e.state, ev);
     if (cell.kind != outcome::ok)
         m_f.protocol_error("home " + hex(m.line) + " in " + name(h.e.state) + ": " + name(ev) + " from core " +
@@ -140,10 +136,10 @@ void home::process(line_record& h, const request_msg& m) {
     const unsigned agent = m.agent;
     const std::uint64_t line = m.line;
     if (m.r >= request::PutS) {
-        step(h, tevent::Immediate, "eviction served on a busy line", line);
+        const hstate before = h.e.state;
+        if (!h.immediate(cell, static_cast<int>(agent))) refused("eviction served on a busy line", line);
         ++h.traffic.puts;
-        served(line, h.e.state, ev, cell, m);
-        h.e.apply(cell, static_cast<int>(agent), false);
+        served(line, before, ev, cell, m);
         fill_shared(k, line);
         l1_port* c = m_f.l1s[agent];
         m_f.q->at(net.scu_to_l1(k, now), rank(phase::response, agent), [c, line] { c->put_ack(line); });
@@ -157,7 +153,7 @@ void home::process(line_record& h, const request_msg& m) {
         !(cell.grant_clean != grant::Excl_Fail && cell.mem_read && cl.l2_holds(line) && h.e.targets(cell, static_cast<int>(agent)).empty()))
         return to_home_node(m, *d, now);
     if (cell.grant_clean == grant::Excl_Fail) {
-        step(h, tevent::Immediate, "exclusive failure served on a busy line", line);
+        if (!h.immediate(cell, static_cast<int>(agent))) refused("exclusive failure served on a busy line", line);
         ++h.traffic.exclusive_fails;
         served(line, h.e.state, ev, cell, m);
         // No transaction: the answer goes straight back (no data).
@@ -185,7 +181,7 @@ void home::process(line_record& h, const request_msg& m) {
         if (!local) return to_interconnect(m, k, now);
     }
     // The line is ours until the requester's Unblock.
-    step(h, tevent::Request, "request served on a busy line", line);
+    if (!h.open(cell, static_cast<int>(agent), 0)) refused("request served on a busy line", line);
     served(line, h.e.state, ev, cell, m);
     const bool write_request = m.r == request::GetM || m.r == request::MakeU;
     ++(m.r == request::GetS ? h.traffic.gets : write_request ? h.traffic.getm : h.traffic.upgrades);
@@ -193,8 +189,6 @@ void home::process(line_record& h, const request_msg& m) {
     transaction& tx = h.tx;
     tx.reset();
     tx.req = m;
-    tx.cell = &cell;
-    tx.owner_at_start = h.e.owner;
     tx.global = m.at_ic;
     tx.far = m.far;
     tx.ready = now;
@@ -226,7 +220,7 @@ void home::process(line_record& h, const request_msg& m) {
                 tx.ready = d->l3_data(now);
             }
         }
-        tx.answers_left = static_cast<int>(t.size());
+        h.answers_left = static_cast<int>(t.size());
         // Under a DSU the snoops go out through it; then the target's own
         // SCU hop, in its own clock.
         const duration out = d && !t.empty() ? d->snoops_leave(m.arrived, now) : now;
@@ -247,7 +241,7 @@ void home::process(line_record& h, const request_msg& m) {
         if (cell.mem_read) tx.ready = memory_data(line, k, now);
         for (unsigned j = 0; j < n; ++j) {
             if (!m_ic.snoops_cluster(j, tx.cluster_left[j] > 0, k, m.far)) continue;
-            ++tx.answers_left;
+            ++h.answers_left;
             ++m_ic.snoops;
             const duration at = snoop_reaches(j, line, m.arrived, now);
             ++m_clusters[j]->interconnect_snoops;
@@ -269,7 +263,7 @@ void home::process(line_record& h, const request_msg& m) {
             }
         }
     }
-    if (tx.answers_left == 0) grant_now(h);
+    if (h.answers_left == 0) grant_now(h);
 }
 
 // A snoop of a request that reached the interconnect at `arrived`, served at
@@ -306,7 +300,7 @@ void home::snoop_answered(unsigned k, unsigned agent_, std::uint64_t line, bool 
     if (!h.tx.global) {
         // Inside the domain: under a DSU the answer goes back through it.
         dsu* d = dsu_for(k);
-        if (data && agent == h.tx.owner_at_start && !h.tx.far) {  // (a far atomic's data goes to the L3)
+        if (data && agent == h.owner_at_start && !h.tx.far) {  // (a far atomic's data goes to the L3)
             if (k == cluster_of(static_cast<int>(h.tx.req.agent)))
                 ++m_clusters[k]->core_transfers;
             else if (d)
@@ -325,38 +319,36 @@ void home::snoop_answered(unsigned k, unsigned agent_, std::uint64_t line, bool 
     duration left = at_scu;
     if (dsu* g = gateway_mesh(k, line, false)) left = g->core_to_gateway(agent_, at_scu, data);
     if (tx.cluster_ready[k] < left) tx.cluster_ready[k] = left;
-    if (agent == tx.owner_at_start) tx.owner_dirty = dirty, owner_answered(tx, data);
+    if (agent == h.owner_at_start) h.owner_dirty = dirty, owner_answered(h, data);
     if (--tx.cluster_left[k] > 0) return;
     const duration back = m_f.net->answer_to_home(k, line, tx.cluster_ready[k], data);
     m_f.q->at(back, rank(phase::response, k), [this, line] { answer(line, -1, false, false); });
 }
 
-void home::owner_answered(transaction& tx, bool data) {
-    if (data && cluster_of(tx.owner_at_start) != cluster_of(static_cast<int>(tx.req.agent)))
-        ++m_ic.transfers, ++record(tx.req.line).traffic.cross_cluster;
+void home::owner_answered(const line_record& h, bool data) {
+    if (data && cluster_of(h.owner_at_start) != cluster_of(static_cast<int>(h.tx.req.agent)))
+        ++m_ic.transfers, ++record(h.tx.req.line).traffic.cross_cluster;
 }
 
 // A snoop answer reaches the point of serialisation.
 void home::answer(std::uint64_t line, int agent, bool data, bool dirty) {
     line_record& h = record(line);
-    transaction& tx = h.tx;
-    if (transaction_transition(h.phase, tevent::Answer).kind != outcome::ok || tx.answers_left <= 0)
-        m_f.protocol_error("unexpected snoop answer for line " + hex(line));
-    if (agent >= 0 && agent == tx.owner_at_start && tx.cell->owner_supplies_data()) {
-        if (!data) m_f.protocol_error("owner answered without data for line " + hex(line));
-        tx.owner_dirty = dirty;
+    switch (h.answered(agent, data, dirty)) {
+        case home_line::answer_check::unexpected: m_f.protocol_error("unexpected snoop answer for line " + hex(line));
+        case home_line::answer_check::owner_without_data: m_f.protocol_error("owner answered without data for line " + hex(line));
+        case home_line::answer_check::ok: break;
     }
+    transaction& tx = h.tx;
     if (tx.ready < kernel::now()) tx.ready = kernel::now();
-    if (--tx.answers_left == 0) grant_now(h);
+    if (h.answers_left == 0) grant_now(h);
 }
 
 void home::grant_now(line_record& h) {
     transaction& tx = h.tx;
-    step(h, tevent::Ready, "grant without a request for line", tx.req.line);
+    if (!h.ready(tx.far)) refused("grant without a request for line", tx.req.line);
     if (tx.far) return far_result(h);
     delivery& net = *m_f.net;
-    const grant g = tx.owner_dirty ? tx.cell->grant_dirty : tx.cell->grant_clean;
-    h.e.apply(*tx.cell, static_cast<int>(tx.req.agent), tx.owner_dirty);
+    const grant g = h.granted();
     const unsigned agent = tx.req.agent, k = cluster_of(static_cast<int>(agent));
     const std::uint64_t line = tx.req.line;
     const bool data = g == grant::Data_S || g == grant::Data_E || g == grant::Data_M;
@@ -378,7 +370,6 @@ void home::grant_now(line_record& h) {
 // has the data (tx.ready), which the line waits for, and the L3 keeps it.
 void home::far_result(line_record& h) {
     transaction& tx = h.tx;
-    h.e = home_entry{};
     const unsigned k = cluster_of(static_cast<int>(tx.req.agent));
     const std::uint64_t line = tx.req.line;
     if (tx.global) {
@@ -418,7 +409,7 @@ void home::unblock(std::uint64_t line) {
 
 void home::unblocked(std::uint64_t line) {
     line_record& h = record(line);
-    step(h, tevent::Unblock, "unblock of an idle line", line);
+    if (!h.unblocked()) refused("unblock of an idle line", line);
     while (h.phase == tstate::Idle && !h.waiting.empty()) {
         auto best = h.waiting.begin();
         for (auto it = h.waiting.begin(); it != h.waiting.end(); ++it)

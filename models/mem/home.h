@@ -87,14 +87,11 @@ public:
     std::string describe(std::uint64_t line) const;
 
 private:
+    // Where and when the line's open transaction (protocol::home_line) is served.
     struct transaction {
         request_msg req;
-        const protocol::home_cell* cell = nullptr;
-        int owner_at_start = -1;
         bool global = false;
         bool far = false;
-        int answers_left = 0;
-        bool owner_dirty = false;
         duration ready;  // latest of data and answers, at the point of serialisation
         std::vector<int> cluster_left;  // global: targets still to answer, per cluster
         std::vector<duration> cluster_ready;
@@ -107,10 +104,9 @@ private:
             cluster_left = std::move(left), cluster_ready = std::move(ready);
         }
     };
-    struct line_record {
-        protocol::home_entry e;
+    // A line: the protocol's record and serving sequence, and the model's timing and counts.
+    struct line_record : protocol::home_line {
         line_traffic traffic;
-        protocol::tstate phase = protocol::tstate::Idle;  // its transaction (blocking) state
         transaction tx;
         std::vector<request_msg> waiting;
     };
@@ -131,9 +127,8 @@ private:
     void unblocked(std::uint64_t line);
     void served(std::uint64_t line, protocol::hstate before, protocol::hevent ev, const protocol::home_cell& cell,
                 const request_msg& m);
-    // The line's transaction takes event `e` (the transaction table); an
-    // impossible one stops the run with `what`.
-    void step(line_record& h, protocol::tevent e, const char* what, std::uint64_t line);
+    // A step of the line's serving sequence that the transaction table refused stops the run.
+    [[noreturn]] void refused(const char* what, std::uint64_t line) const;
     unsigned cluster_of(int agent) const;
     // Clusters j and k are one coherence domain: the same cluster, or under one DSU.
     bool same_domain(unsigned j, unsigned k) const { return j == k || (m_dsu_of[j] >= 0 && m_dsu_of[j] == m_dsu_of[k]); }
@@ -165,7 +160,7 @@ private:
     void to_interconnect(const request_msg& m, unsigned k, duration now);
     duration snoop_reaches(unsigned j, std::uint64_t line, duration arrived, duration now);
     duration memory_data(std::uint64_t line, unsigned k, duration now);
-    void owner_answered(transaction& tx, bool data);
+    void owner_answered(const line_record& h, bool data);
     void answer(std::uint64_t line, int agent, bool data, bool dirty);
     void grant_now(line_record& h);
     void far_result(line_record& h);

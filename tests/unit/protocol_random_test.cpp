@@ -1,9 +1,10 @@
 // A random tester for the protocol tables alone (no timing): N caches and one
 // home exchange messages over FIFO channels, delivered in a random order that
 // covers the races the tables must handle. The caches run their cells with
-// the simulator's executor (protocol::execute) and the home its blocking with
-// the simulator's transaction table, so what is tested here is what ships;
-// only the message delivery is this tester's. After every step it checks
+// the simulator's executor (protocol::execute) and the home each request
+// with the simulator's serving sequence (protocol::home_line), so what is
+// tested here is what ships; only the message delivery, and the data values
+// the home passes on, are this tester's. After every step it checks
 //   - single writer / multiple readers: a cache that may write is alone;
 //   - data value: every cache that may read holds the last value written;
 //   - the home's records are consistent;
@@ -35,13 +36,11 @@ struct message {
     std::uint64_t value = 0;
 };
 
-struct home_line {
-    home_entry e;
-    tstate phase = tstate::Idle;
+// A line at the tester's home: the simulator's record and serving sequence,
+// the requests waiting, and the data the transaction will grant.
+struct tested_line : home_line {
     std::deque<message> waiting;
-    int requester = -1, owner_at_start = -1, responses_left = 0;
-    const home_cell* cell = nullptr;
-    bool owner_dirty = false, have_data = false;
+    bool have_data = false;
     std::uint64_t data = 0;
 };
 
@@ -212,29 +211,29 @@ private:
     }
 
     void at_home(const message& m) {
-        home_line& h = m_home[m.line];
+        tested_line& h = m_home[m.line];
         switch (m.kind) {
             case message::req:
-                if (transaction_transition(h.phase, tevent::Request).kind == outcome::stall)
+                if (h.busy())
                     h.waiting.push_back(m);
                 else
                     start(m);
                 break;
-            case message::snp_resp:
-                if (transaction_transition(h.phase, tevent::Answer).kind != outcome::ok || h.responses_left <= 0)
-                    return fail("unexpected snoop response on line " + std::to_string(m.line));
-                if (m.cache == h.owner_at_start && h.cell->owner_supplies_data()) {
-                    if (m.resp == 0) return fail("owner " + std::to_string(m.cache) + " answered without data");
-                    h.owner_dirty = m.resp == 2;
-                    h.have_data = true;
-                    h.data = m.value;
-                } else if (m.resp != 0) {
-                    return fail("non-owner " + std::to_string(m.cache) + " answered with data");
+            case message::snp_resp: {
+                switch (h.answered(m.cache, m.resp != 0, m.resp == 2)) {
+                    case home_line::answer_check::unexpected: return fail("unexpected snoop response on line " + std::to_string(m.line));
+                    case home_line::answer_check::owner_without_data:
+                        return fail("owner " + std::to_string(m.cache) + " answered without data");
+                    case home_line::answer_check::ok: break;
                 }
-                if (--h.responses_left == 0) finish(m.line);
+                const bool owner_data = m.cache == h.owner_at_start && h.cell->owner_supplies_data();
+                if (!owner_data && m.resp != 0) return fail("non-owner " + std::to_string(m.cache) + " answered with data");
+                if (owner_data) h.have_data = true, h.data = m.value;
+                if (h.answers_left == 0) finish(m.line);
                 break;
+            }
             case message::unblock:
-                if (!step(h, tevent::Unblock) || h.requester != m.cache) return fail("unexpected unblock");
+                if (h.requester != m.cache || !h.unblocked()) return fail("unexpected unblock");
                 while (h.phase == tstate::Idle && !h.waiting.empty()) {
                     const message next = h.waiting.front();
                     h.waiting.pop_front();
@@ -245,46 +244,32 @@ private:
         }
     }
 
-    // The line's transaction takes `e` (the simulator's transaction table).
-    static bool step(home_line& h, tevent e) {
-        const transaction_cell& c = transaction_transition(h.phase, e);
-        if (c.kind != outcome::ok) return false;
-        h.phase = c.next;
-        return true;
-    }
-
     void start(const message& m) {
-        home_line& h = m_home[m.line];
+        tested_line& h = m_home[m.line];
         const int c = m.cache, l = m.line;
-        const hevent ev = h.e.classify(m.r, c, m.exclusive);
+        const hevent ev = h.classify(m.r, c, m.exclusive, false);
         const home_cell& cell = home_transition(h.e.state, ev);
         m_hcells.insert({h.e.state, ev});
         if (cell.kind != outcome::ok)
             return fail(std::string("home line ") + std::to_string(l) + " in " + name(h.e.state) + ": impossible " + name(ev));
         if (cell.grant_clean == grant::Excl_Fail) {
-            if (!step(h, tevent::Immediate)) return fail("exclusive failure on a busy line");
+            if (!h.immediate(cell, c)) return fail("exclusive failure on a busy line");
             to_cache(c, l, [](message& o) { o.kind = message::grant_msg, o.g = grant::Excl_Fail; });
             return;
         }
         if (m.r >= request::PutS) {
-            if (!step(h, tevent::Immediate)) return fail("eviction on a busy line");
+            if (!h.immediate(cell, c)) return fail("eviction on a busy line");
             if (ev == hevent::Put_owner && carries_data(m.r)) m_mem[l] = m.value;  // the owner's data goes home
-            h.e.apply(cell, c, false);
             to_cache(c, l, [](message& o) { o.kind = message::grant_msg, o.g = grant::Put_Ack; });
             return;
         }
-        if (!step(h, tevent::Request)) return fail("request served on a busy line");
-        h.requester = c;
-        h.cell = &cell;
-        h.owner_at_start = h.e.owner;
-        h.owner_dirty = false;
+        if (!h.open(cell, c, 0)) return fail("request served on a busy line");
         h.have_data = cell.mem_read;
         h.data = m_mem[l];
-        h.responses_left = 0;
         std::vector<bool> snooped(m_caches, false);
         auto snoop_one = [&](int target, snoop s) {
             snooped[target] = true;
-            ++h.responses_left;
+            ++h.answers_left;
             to_cache(target, l, [&](message& o) { o.s = s; });
         };
         for (int target : h.e.targets(cell, c)) snoop_one(target, target == h.e.owner ? cell.to_owner : cell.to_sharers);
@@ -293,17 +278,15 @@ private:
             for (int t = 0; t < m_caches; ++t)
                 if (t != c && !snooped[t]) snoop_one(t, kind);
         }
-        if (h.responses_left == 0) finish(l);
+        if (h.answers_left == 0) finish(l);
     }
 
     void finish(int l) {
-        home_line& h = m_home[l];
-        const home_cell& cell = *h.cell;
-        const grant g = h.owner_dirty ? cell.grant_dirty : cell.grant_clean;
+        tested_line& h = m_home[l];
+        const grant g = h.granted();
         const bool data = g == grant::Data_S || g == grant::Data_E || g == grant::Data_M;
         if (data && !h.have_data) return fail("home line " + std::to_string(l) + " grants data it does not have");
-        if (!step(h, tevent::Ready)) return fail("grant on line " + std::to_string(l) + " with nothing to grant");
-        h.e.apply(cell, h.requester, h.owner_dirty);
+        if (!h.ready(false)) return fail("grant on line " + std::to_string(l) + " with nothing to grant");
         if (!h.e.consistent()) return fail("home line " + std::to_string(l) + " inconsistent after grant");
         to_cache(h.requester, l, [&](message& o) { o.kind = message::grant_msg, o.g = g, o.value = h.data; });
     }
@@ -334,7 +317,7 @@ private:
     // Per cache: requests and responses travel on separate channels (as on a
     // real interconnect), so a snoop answer can overtake an earlier request.
     std::vector<std::deque<message>> m_to_home, m_to_home_resp, m_to_cache;
-    std::vector<home_line> m_home;
+    std::vector<tested_line> m_home;
     std::vector<std::uint64_t> m_mem, m_truth;
     std::uint64_t m_next_value = 1, m_ops_issued = 0, m_loads_checked = 0, m_excl_failed = 0;
     bool m_exclusive = false;

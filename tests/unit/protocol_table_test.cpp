@@ -330,6 +330,79 @@ TEST(ProtocolTable, TransactionsBlockTheLineUntilTheUnblock) {
     EXPECT_EQ(transaction_transition(T::Wait_unblock, V::Answer).kind, outcome::impossible);
 }
 
+// The home's serving sequence (home_line), step by step: a write while
+// another core owns the line dirty, and the checks on each step.
+TEST(ProtocolHomeLine, ServesAWriteToADirtyLineStepByStep) {
+    home_line h;
+    // Core 1 reads the line alone: no snoops; granted unique and clean.
+    const home_cell& first = home_transition(h.e.state, h.classify(request::GetS, 1, false, false));
+    ASSERT_TRUE(h.open(first, 1, 0));
+    EXPECT_TRUE(h.busy());
+    EXPECT_EQ(h.granted(), grant::Data_E);
+    ASSERT_TRUE(h.ready(false));
+    EXPECT_EQ(h.phase, tstate::Wait_unblock);
+    EXPECT_TRUE(h.busy());  // until the requester's Unblock
+    ASSERT_TRUE(h.unblocked());
+    EXPECT_FALSE(h.busy());
+    EXPECT_EQ(h.e.owner, 1);
+    // Core 2 writes: the owner, 1, is snooped (Fwd_GetM) and must bring the line.
+    const hevent ev = h.classify(request::GetM, 2, false, false);
+    ASSERT_EQ(ev, hevent::GetM);
+    const home_cell& write = home_transition(h.e.state, ev);
+    ASSERT_TRUE(h.open(write, 2, 1));
+    EXPECT_EQ(h.owner_at_start, 1);
+    EXPECT_EQ(h.requester, 2);
+    EXPECT_FALSE(h.open(write, 3, 1));  // a second request waits: refused, nothing changes
+    EXPECT_EQ(h.requester, 2);
+    EXPECT_EQ(h.answered(1, false, false), home_line::answer_check::owner_without_data);
+    EXPECT_EQ(h.answers_left, 1);  // the refused answer is not counted
+    EXPECT_EQ(h.answered(1, true, true), home_line::answer_check::ok);
+    EXPECT_EQ(h.answers_left, 0);
+    EXPECT_TRUE(h.owner_dirty);
+    EXPECT_EQ(h.answered(1, true, true), home_line::answer_check::unexpected);  // one too many
+    EXPECT_EQ(h.granted(), write.grant_dirty);
+    EXPECT_EQ(h.granted(), grant::Data_M);
+    ASSERT_TRUE(h.ready(false));
+    EXPECT_EQ(h.e.state, hstate::M);
+    EXPECT_EQ(h.e.owner, 2);
+    EXPECT_TRUE(h.e.sharers.empty());
+    EXPECT_FALSE(h.ready(false));  // granted once
+    ASSERT_TRUE(h.unblocked());
+    EXPECT_FALSE(h.unblocked());  // an idle line has nothing to unblock
+    EXPECT_EQ(h.answered(2, true, false), home_line::answer_check::unexpected);
+    EXPECT_TRUE(h.e.consistent());
+}
+
+TEST(ProtocolHomeLine, AnswersAtOnceAndFarAtomics) {
+    home_line h;
+    const home_cell& read = home_transition(hstate::I, hevent::GetS);
+    ASSERT_TRUE(h.open(read, 1, 0) && h.ready(false) && h.unblocked());
+    // Core 3's store-exclusive upgrade lost its copy (it never had one): it
+    // fails at once and the record stays as it was.
+    const hevent lost = h.classify(request::Upg, 3, true, false);
+    ASSERT_EQ(lost, hevent::Upg_lost_excl);
+    const home_cell& fail = home_transition(h.e.state, lost);
+    ASSERT_EQ(fail.grant_clean, grant::Excl_Fail);
+    ASSERT_TRUE(h.immediate(fail, 3));
+    EXPECT_EQ(h.e.owner, 1);
+    EXPECT_EQ(h.phase, tstate::Idle);
+    // The owner's eviction is answered at once too, and the record changes.
+    const home_cell& put = home_transition(h.e.state, h.classify(request::PutE, 1, false, false));
+    ASSERT_TRUE(h.immediate(put, 1));
+    EXPECT_EQ(h.e.state, hstate::I);
+    EXPECT_EQ(h.e.owner, -1);
+    // A far atomic from 1 is served as a GetM whatever 1 holds, and leaves nobody holding the line.
+    ASSERT_TRUE(h.open(read, 2, 0) && h.ready(false) && h.unblocked());
+    EXPECT_EQ(h.classify(request::Upg, 2, false, true), hevent::GetM);
+    ASSERT_TRUE(h.open(home_transition(h.e.state, hevent::GetM), 1, 1));
+    EXPECT_FALSE(h.immediate(put, 1));  // busy: an eviction waits as well
+    ASSERT_EQ(h.answered(2, true, false), home_line::answer_check::ok);
+    ASSERT_TRUE(h.ready(true));
+    EXPECT_EQ(h.e.state, hstate::I);
+    EXPECT_EQ(h.e.owner, -1);
+    EXPECT_TRUE(h.e.sharers.empty());
+}
+
 // The executor runs each action bit once, in its fixed order, and refuses an
 // action the controller cannot do where it runs the cell.
 TEST(ProtocolExecutor, RunsTheCellsActionsInOrder) {
