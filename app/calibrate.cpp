@@ -222,7 +222,7 @@ int calibrate(const calibration_request& q) {
     // A draw passes a check when every replicate does.
     auto passes = [&](std::size_t i, std::size_t row) {
         for (std::size_t k = i * replicates; k < (i + 1) * replicates; ++k)
-            if (all.rows[k][row].outcome == check_row::result::fail) return false;
+            if (all.rows[k][row].counts_as_failure()) return false;
         return true;
     };
     case_members m = all;  // per draw: its first replicate's values
@@ -238,9 +238,8 @@ int calibrate(const calibration_request& q) {
             json checks = json::array();
             for (const check_row& r : all.rows[k]) {
                 if (case_index(r.case_id) >= ran) continue;
-                ok = ok && r.outcome != check_row::result::fail;
-                checks.push_back({{"case", r.case_id}, {"check", r.check}, {"simulated", r.simulated},
-                                  {"result", r.outcome == check_row::result::pass ? "PASS" : r.outcome == check_row::result::fail ? "FAIL" : "skip"}});
+                ok = ok && !r.counts_as_failure();
+                checks.push_back({{"case", r.case_id}, {"check", r.check}, {"simulated", r.simulated}, {"result", r.verdict()}});
             }
             runs.push_back({{"run", k}, {"checks", checks}});
         }

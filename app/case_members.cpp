@@ -147,7 +147,7 @@ case_members run_case_members(const std::vector<calibration_case>& cases, const 
             if (!wanted[k / R]) continue;
             // All the cases: a check may compare with another case (`than`).
             for (const check_row& row : evaluate(cases, results[k], false))
-                if (row.case_id == c->id && row.outcome == check_row::result::fail &&
+                if (row.case_id == c->id && row.counts_as_failure() &&
                     (c->checks[row.check_index].than.empty() || done_ids.count(c->checks[row.check_index].than))) {
                     wanted[k / R] = false;
                     ++dropped;

@@ -26,6 +26,12 @@ struct check_row {
     // lifts_little the difference of the two little rates.
     double value = NAN, reference = NAN;
     std::size_t check_index = 0;  // which check of its case
+    std::string known_miss;       // its check's known_miss: why the model misses it today
+    // A failure that counts: not one the check marks known_miss.
+    bool counts_as_failure() const { return outcome == result::fail && known_miss.empty(); }
+    // PASS, FAIL, skip; KNOWN MISS for a marked check that fails, and
+    // "PASS (known_miss no longer)" for one that passes (the mark can go).
+    std::string verdict() const;
 };
 
 // The measured figures of a two-core case: one entry per published run.
@@ -40,6 +46,7 @@ struct calibration_check {
     bool has_min = false, has_max = false;
     double min = 0, max = 0;  // plain numbers, or ns for little_max_wait
     std::string than;          // lifts_little
+    std::string known_miss;    // a check the model misses today, and why: reported, not counted
 };
 struct calibration_case {
     std::string id, config, better, little, big;

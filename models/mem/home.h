@@ -1,6 +1,9 @@
 // The home: the point of serialisation of every line, running the home table
 // of coherence_protocol.h with a full-map directory (exact owner and sharers
-// of every line, unbounded: no directory evictions).
+// of every line, unbounded: no directory evictions). What a request does to a
+// line (its cell, the blocking, the answers counted, the grant) is the
+// protocol's serving sequence, protocol::home_line, which the random tester
+// runs too; this file decides where each step happens and when.
 //
 // Modelled:
 //   - blocking per line: from accepting a request until the requester's

@@ -29,19 +29,22 @@ TEST(Calibration, ValidateFull) {
     const int st = std::system(cmd.c_str());
     EXPECT_TRUE(std::filesystem::exists(dir / "validate.json"));
     EXPECT_TRUE(WIFEXITED(st));
-    const std::set<std::pair<std::string, std::string>> known_gaps = {{"asr_freq_skew_wfe_backoff", "little max wait"}};
+    // Every row passes but those cases.yaml marks known_miss, which must still miss (else the mark goes).
     std::ifstream in(dir / "validate.json");
     const auto v = nlohmann::json::parse(in);
-    std::size_t rows = 0;
+    std::size_t rows = 0, known = 0;
     for (const auto& c : v["checks"]) {
         ++rows;
-        const std::pair<std::string, std::string> row{c["case"], c["check"]};
-        if (known_gaps.count(row))
-            EXPECT_EQ(c["result"], "FAIL") << row.first << " " << row.second << " passes now: take it off known_gaps";
-        else
-            EXPECT_EQ(c["result"], "PASS") << row.first << " " << row.second << ": " << c["simulated"] << " against "
-                                           << c["measured"] << " (" << c["tolerance"] << ")";
+        const std::string row = c["case"].get<std::string>() + " " + c["check"].get<std::string>();
+        if (c.contains("known_miss")) {
+            ++known;
+            EXPECT_EQ(c["result"], "KNOWN MISS") << row << " passes now: take its known_miss off in cases.yaml";
+        } else {
+            EXPECT_EQ(c["result"], "PASS") << row << ": " << c["simulated"] << " against " << c["measured"] << " ("
+                                           << c["tolerance"] << ")";
+        }
     }
     EXPECT_EQ(rows, 12u);
-    EXPECT_EQ(WEXITSTATUS(st), 1) << "validate exits 1 while a check fails";
+    EXPECT_EQ(known, 1u);  // the WFE case's longest wait
+    EXPECT_EQ(WEXITSTATUS(st), 0) << "validate exits 0: every check passes or is a known miss";
 }

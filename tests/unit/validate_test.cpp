@@ -83,6 +83,54 @@ TEST(Validate, ShippedCasesLoad) {
     EXPECT_EQ(cases[3].better, "spinlock_28_threads.yaml");
     EXPECT_DOUBLE_EQ(cases[1].checks[1].min, 19e6);  // 19ms in ns
     EXPECT_DOUBLE_EQ(cases[1].checks[1].max, 1.6e9);  // 1.6s in ns
+    EXPECT_FALSE(cases[1].checks[1].known_miss.empty());  // the WFE case's longest wait: a known miss
+    for (const auto& c : cases)
+        for (std::size_t k = 0; k < c.checks.size(); ++k)
+            if (c.id != cases[1].id || k != 1) {
+                EXPECT_TRUE(c.checks[k].known_miss.empty()) << c.id << " check " << k;
+            }
+}
+
+// A check marked known_miss: its row says so (KNOWN MISS while it fails,
+// "PASS (known_miss no longer)" once it passes) and its failure does not
+// count; the same figures unmarked fail and count.
+TEST(Validate, AKnownMissIsReportedNotCounted) {
+    using R = check_row::result;
+    calibration_case c = pair_case();
+    c.checks[1].known_miss = "the model's longest waits are too short";
+    // Waits of 0.4 s against >= 0.5 s: the wait check fails; the other two pass (as in ChecksOnWorkedFigures).
+    auto rows = evaluate({c}, {{"skew", {{"config", pair_result(600, 3e7, 20, 4e8)}}}}, false);
+    ASSERT_EQ(rows.size(), 3u);
+    EXPECT_EQ(rows[1].outcome, R::fail);
+    EXPECT_EQ(rows[1].known_miss, "the model's longest waits are too short");
+    EXPECT_EQ(rows[1].verdict(), "KNOWN MISS");
+    EXPECT_FALSE(rows[1].counts_as_failure());
+    EXPECT_EQ(rows[0].verdict(), "PASS");
+    EXPECT_TRUE(rows[0].known_miss.empty());
+    // Waits of 0.6 s pass: the mark can go.
+    rows = evaluate({c}, {{"skew", {{"config", pair_result(600, 3e7, 20, 6e8)}}}}, false);
+    EXPECT_EQ(rows[1].verdict(), "PASS (known_miss no longer)");
+    EXPECT_FALSE(rows[1].counts_as_failure());
+    // Unmarked, the 0.4 s waits fail and count.
+    rows = evaluate({pair_case()}, {{"skew", {{"config", pair_result(600, 3e7, 20, 4e8)}}}}, false);
+    EXPECT_EQ(rows[1].verdict(), "FAIL");
+    EXPECT_TRUE(rows[1].counts_as_failure());
+    // Judged as a band the mark carries over (every member's row has it).
+    std::vector<std::vector<check_row>> members;
+    for (double w : {3e8, 4e8, 4.5e8})
+        members.push_back(evaluate({c}, {{"skew", {{"config", pair_result(600, 3e7, 20, w)}}}}, false));
+    const auto band = evaluate_bands({c}, members);
+    EXPECT_EQ(band[1].outcome, R::fail);
+    EXPECT_EQ(band[1].verdict(), "KNOWN MISS");
+    // From a cases file; an empty reason is refused.
+    const auto loaded = load_cases(write_cases(
+        "cases:\n  - {id: a, config: x.yaml, quick: 1ms, little: l.0, big: b.0,\n"
+        "     checks: [{kind: little_share, min: 0.4, known_miss: \"too even\"}]}\n"));
+    EXPECT_EQ(loaded.at(0).checks.at(0).known_miss, "too even");
+    EXPECT_NE(error_of("cases:\n  - {id: a, config: x.yaml, quick: 1ms, little: l.0, big: b.0, checks: [{kind: little_share, "
+                       "min: 0.4, known_miss: \"\"}]}\n")
+                  .find("cases.0.checks.0.known_miss: is empty"),
+              std::string::npos);
 }
 
 TEST(Validate, ChecksOnWorkedFigures) {
