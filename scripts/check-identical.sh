@@ -115,6 +115,17 @@ for f in configs/platforms/*.yaml; do
   done
 done
 
+# A harness variant no shipped config uses: the 2017 back-off as its patch
+# wrote it (a per-CPU word and an exclusive pair per call), with a threshold
+# low enough that the big core sleeps several times within the run.
+{
+  echo "include: $top/configs/calibration/asr_freq_skew_wfe_backoff.yaml"
+  echo "workload:"
+  echo "  params: {THRESHOLD: 500}"
+  echo "  threads: [{core: little.2}, {core: big.3, cpu_relax: wfe_backoff_percpu}]"
+} > "$work/wfe_backoff_percpu.yaml"
+configs="$configs $work/wfe_backoff_percpu.yaml"
+
 faults_elf=$(cd "$(dirname "$new_bin")" && pwd)/c-workloads/faults.elf
 if [ -f "$faults_elf" ]; then
   for fn in undefined_instruction misaligned_exclusive wild_jump stack_overflow no_ret; do

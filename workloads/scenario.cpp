@@ -11,7 +11,8 @@ namespace cohsim {
 
 const std::vector<std::pair<relax_kind, const char*>>& cfg::enum_names<relax_kind>::list() {
     static const std::vector<std::pair<relax_kind, const char*>> l = {{relax_kind::yield, "yield"},
-                                                                       {relax_kind::wfe_backoff, "wfe_backoff"}};
+                                                                       {relax_kind::wfe_backoff, "wfe_backoff"},
+                                                                       {relax_kind::wfe_backoff_percpu, "wfe_backoff_percpu"}};
     return l;
 }
 
@@ -22,7 +23,9 @@ void thread_params::describe(cfg::struct_schema<thread_params>& s) {
     s.param("function", &thread_params::function, "an ELF program's function this thread runs, instead of workload.function")
         .def(std::nullopt);
     s.param("cpu_relax", &thread_params::cpu_relax,
-            "cpu_relax() after each unlock: yield (a NOP) or wfe_backoff (sleep in WFE every THRESHOLD calls); sets RELAX")
+            "cpu_relax() after each unlock: yield (a NOP), wfe_backoff (sleep in WFE every THRESHOLD calls, the count "
+            "in a register; sets RELAX) or wfe_backoff_percpu (the same patch as written: the count in a per-CPU word "
+            "updated with an exclusive pair on every call; sets RELAX and RELAX_WORD; lock-library programs only)")
         .def(relax_kind::yield);
     s.param("inside", &thread_params::inside,
             "work inside the critical section (sets INSIDE; unset: workload.params' or the program's own)")
@@ -233,6 +236,7 @@ std::vector<std::unique_ptr<workload_thread>> build_workload(const workload_para
         // Only what the scenario sets explicitly: the program's own defaults
         // stand otherwise, and a program without that .equ is an error.
         if (t.cpu_relax != relax_kind::yield) params["RELAX"] = 1;
+        if (t.cpu_relax == relax_kind::wfe_backoff_percpu) params["RELAX_WORD"] = 1;
         if (t.inside) params["INSIDE"] = static_cast<std::int64_t>(t.inside->n);
         if (t.outside) params["OUTSIDE"] = static_cast<std::int64_t>(t.outside->n);
         if (t.start) params["START"] = static_cast<std::int64_t>(t.start->n);
@@ -241,6 +245,11 @@ std::vector<std::unique_ptr<workload_thread>> build_workload(const workload_para
         const std::string file =
             resolve(t.program.value_or(w.program), config_dir, search, t.program ? "workload.threads.program" : "workload.program");
         if (file.rfind("lib:", 0) != 0 && asmx::is_elf(file)) {
+            if (t.cpu_relax == relax_kind::wfe_backoff_percpu)
+                throw cfg::config_error({file, 0, 0}, "workload.threads." + std::to_string(index) + ".cpu_relax",
+                                        "wfe_backoff_percpu is written in the lock library's assembly harness "
+                                        "(workloads/locks/loop.s), not in an ELF program's",
+                                        "wfe_backoff (an ELF program's cpu_relax counts its calls in a variable)");
             out.push_back(elf_thread(w, t, index, file, params, *c, mem, mutex, image, all_lse));
             continue;
         }

@@ -28,7 +28,10 @@
 
 namespace cohsim {
 
-enum class relax_kind { yield, wfe_backoff };
+// cpu_relax() after each unlock (workloads/locks/loop.s): yield; the 2017
+// WFE back-off with its count in a register; or the same patch as written,
+// its count in a per-CPU word updated with an exclusive pair on every call.
+enum class relax_kind { yield, wfe_backoff, wfe_backoff_percpu };
 template <>
 struct cfg::enum_names<relax_kind> {
     static const std::vector<std::pair<relax_kind, const char*>>& list();

@@ -297,3 +297,13 @@ TEST_F(Cli, CompiledCodeForALaterArchitectureStopsAtTheFirstMissingFeature) {
     EXPECT_NE(r.err.find("-march=armv8-a, or GCC's outline atomics"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("at spin_lock+0x4"), std::string::npos) << r.err;
 }
+
+// The per-CPU-word back-off exists in the lock library's assembly harness
+// only: asked of a compiled program, the run refuses it by name.
+TEST_F(Cli, PerCpuWordBackoffIsRefusedForACompiledProgram) {
+    if (!*COHSIM_C_WORKLOADS) GTEST_SKIP() << "no aarch64-linux-gnu-gcc";
+    expect_bad({"run", std::string(COHSIM_SOURCE_DIR) + "/configs/calibration/asr_freq_skew_wfe_backoff.yaml", "--set",
+                "workload.program=" + c_elf("ticket_lock"),
+                "--set", "workload.function=thread", "--set", "workload.threads.1.cpu_relax=wfe_backoff_percpu", "--duration", "1us"},
+               "workload.threads.1.cpu_relax: wfe_backoff_percpu is written in the lock library's assembly harness");
+}

@@ -47,6 +47,21 @@ TEST(CpuRelax, WfeBackoffSleepsOncePerThresholdCalls) {
     EXPECT_EQ(v.at("wakes_event_stream"), 3u);
 }
 
+TEST(CpuRelax, PerCpuWordBackoffSleepsAsThePatchCounts) {
+    const auto v = relax_run("wfe_backoff_percpu");
+    // The patch as written, THRESHOLD 5. The word starts empty, so call 1
+    // stores its call site with count 0; the count before call k is then
+    // k - 2, and a call whose count before it is above 5 sleeps: call 8,
+    // which starts the count again at 0; then the count before call 8 + j is
+    // j - 1, so the next sleep is at call 15 (and call 22, past the 20th).
+    // 2 back-off sleeps (each 2 WFEs, woken by the event stream), then the
+    // idle loop's sleep after `halt`: 3 sleeps, 5 WFEs, 2 wake-ups. (The
+    // register-count variant sleeps at calls 5, 10, 15, 20.)
+    EXPECT_EQ(v.at("wfe_sleeps"), 3u);
+    EXPECT_EQ(v.at("wfe_executed"), 5u);
+    EXPECT_EQ(v.at("wakes_event_stream"), 2u);
+}
+
 TEST(CpuRelax, YieldNeverSleeps) {
     const auto v = relax_run("yield");
     EXPECT_EQ(v.at("wfe_sleeps"), 1u);  // only the idle loop after halt
