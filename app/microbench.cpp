@@ -189,11 +189,7 @@ std::vector<std::string> reference_clocks(const std::string& file, const std::st
 
 // A row's result: PASS, FAIL, or for a row marked known_miss KNOWN MISS (or
 // PASS with a note that the mark can go).
-std::string verdict(const json& e) {
-    const bool known = e.contains("known_miss");
-    if (e["pass"].get<bool>()) return known ? "PASS (known_miss no longer)" : "PASS";
-    return known ? "KNOWN MISS" : "FAIL";
-}
+std::string verdict(const json& e) { return check_verdict(e["pass"].get<bool>(), e.contains("known_miss")); }
 
 // Whether the rows count as missed: a row fails that is not a known miss.
 bool missed_any(const json& checks) {

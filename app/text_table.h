@@ -20,4 +20,12 @@ private:
     std::size_t m_left;
 };
 
+// A checked row's result cell: PASS or FAIL; for a row marked known_miss,
+// KNOWN MISS while it fails and "PASS (known_miss no longer)" once it passes
+// (the mark can go). `validate`'s cases and `c2c`/`latmem`'s references.
+inline std::string check_verdict(bool pass, bool known_miss) {
+    if (pass) return known_miss ? "PASS (known_miss no longer)" : "PASS";
+    return known_miss ? "KNOWN MISS" : "FAIL";
+}
+
 }  // namespace cohsim

@@ -136,11 +136,7 @@ std::vector<calibration_case> load_cases(const std::string& file) {
 // ---- checks -----------------------------------------------------------------
 
 std::string check_row::verdict() const {
-    switch (outcome) {
-        case result::pass: return known_miss.empty() ? "PASS" : "PASS (known_miss no longer)";
-        case result::fail: return known_miss.empty() ? "FAIL" : "KNOWN MISS";
-        default: return "skip";
-    }
+    return outcome == result::skipped ? "skip" : check_verdict(outcome == result::pass, !known_miss.empty());
 }
 
 namespace {

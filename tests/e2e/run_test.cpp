@@ -478,8 +478,10 @@ TEST_F(Cli, WorkBeyondTheTimeRangeIsBadInputNotASimulationError) {
     // The error names the harness's line that does the work, found here in the source.
     std::ifstream loop(std::string(COHSIM_SOURCE_DIR) + "/workloads/locks/loop.s");
     int line = 0, at = 0;
-    for (std::string text; std::getline(loop, text) && !at;)
-        if (++line, text == "    work INSIDE") at = line;
+    for (std::string text; at == 0 && std::getline(loop, text);) {
+        ++line;
+        if (text == "    work INSIDE") at = line;
+    }
     ASSERT_GT(at, 0);
     expect_bad({"run", "--set", "workload.params.INSIDE=99999999999999"},
                "lib:locks/loop.s:" + std::to_string(at) +
