@@ -30,20 +30,7 @@ void event_queue::start_of_simulation() {
     m_alone = count_processes(sc_core::sc_get_top_level_objects()) == 1;
 }
 
-action& event_queue::place(duration when, std::uint64_t rank) {
-    if (when.fs < kernel::now().fs) throw std::logic_error("event_queue: action scheduled in the past");
-    std::uint32_t slot;
-    if (m_free.empty()) {
-        slot = static_cast<std::uint32_t>(m_actions.size());
-        m_actions.emplace_back();
-    } else {
-        slot = m_free.back();
-        m_free.pop_back();
-    }
-    m_q.push({when.fs, rank, m_seq++, slot});
-    if (!m_firing) arm();
-    return m_actions[slot];
-}
+void event_queue::past() { throw std::logic_error("event_queue: action scheduled in the past"); }
 
 void event_queue::ready(process& p) {
     if (p.queued) return;

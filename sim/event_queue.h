@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "sim/action.h"
+#include "sim/kernel.h"
 #include "sim/process.h"
 #include "sim/units.h"
 
@@ -114,7 +115,21 @@ private:
     // make another runnable, and fire() need not ask the kernel after each.
     void start_of_simulation() override;
     // A new action's place in the pool, its key queued (the caller fills it).
-    action& place(duration when, std::uint64_t rank);
+    action& place(duration when, std::uint64_t rank) {
+        if (when.fs < kernel::now().fs) past();
+        std::uint32_t slot;
+        if (m_free.empty()) {
+            slot = static_cast<std::uint32_t>(m_actions.size());
+            m_actions.emplace_back();
+        } else {
+            slot = m_free.back();
+            m_free.pop_back();
+        }
+        m_q.push({when.fs, rank, m_seq++, slot});
+        if (!m_firing) arm();
+        return m_actions[slot];
+    }
+    [[noreturn]] static void past();
     void fire();
     void arm();
     void run_time(std::uint64_t t);  // the actions of time t and the processes they make ready

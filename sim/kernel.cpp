@@ -7,11 +7,11 @@ namespace cohsim::kernel {
 namespace detail {
 std::uint64_t model_now_fs = 0;
 bool stopped = false;
+bool exact = false;
+std::uint64_t slice_end_fs = 0;
 std::uint64_t events = 0, switches = 0, actions = 0;
 }
 namespace {
-std::uint64_t g_slice_end_fs = 0;
-bool g_exact = false;
 std::uint64_t g_stop_fs = 0;
 std::uint64_t g_run_end_fs = 0;  // the end of the current sc_start (0: none yet: no running ahead)
 }  // namespace
@@ -27,24 +27,21 @@ void detail::went_back() { throw std::logic_error("kernel: the model's clock can
 
 duration horizon() {
     const duration n = now();
-    if (g_exact) return n;
+    if (detail::exact) return n;
     const std::uint64_t sc = kernel_time().fs;
     const std::uint64_t to_next = sc_core::sc_time_to_pending_activity().value();  // 0: another process is runnable
     const std::uint64_t next = to_next > ~std::uint64_t{0} - sc ? ~std::uint64_t{0} : sc + to_next;
     return {std::max(n.fs, std::min(next, g_run_end_fs))};
 }
 
-void set_exact(bool on) { g_exact = on; }
-bool exact() { return g_exact; }
+void set_exact(bool on) { detail::exact = on; }
 
 void run(duration d, duration run_end) {
     const std::uint64_t sc = sc_core::sc_time_stamp().value();
-    g_slice_end_fs = sc + d.fs;
-    g_run_end_fs = std::max(g_slice_end_fs, run_end.fs);
+    detail::slice_end_fs = sc + d.fs;
+    g_run_end_fs = std::max(detail::slice_end_fs, run_end.fs);
     sc_core::sc_start(to_sc(d));
 }
-
-duration slice_end() { return {g_slice_end_fs}; }
 
 void stop(duration at) {
     if (detail::stopped) return;

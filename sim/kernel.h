@@ -54,7 +54,10 @@ inline void advance_to(duration t) {
 // With exact(true), now(): no running ahead.
 duration horizon();
 void set_exact(bool on);
-bool exact();
+namespace detail {
+extern bool exact;  // read on every action the event queue runs: inline
+}
+inline bool exact() { return detail::exact; }
 
 // Runs the simulation for `d` (sc_start). Nothing runs ahead past the end of
 // the run: `run_end` if later (a run in slices: run_for), else now + d. The
@@ -75,7 +78,10 @@ extern bool stopped;  // read on every action the event queue runs: inline
 inline bool stopped() { return detail::stopped; }
 duration stop_time();
 // The end of the current sc_start: the event queue returns to the kernel there.
-duration slice_end();
+namespace detail {
+extern std::uint64_t slice_end_fs;  // read on every time the event queue runs: inline
+}
+inline duration slice_end() { return {detail::slice_end_fs}; }
 
 // The kernel's counts, inline (counted once per activation, switch and action).
 namespace detail {

@@ -88,21 +88,13 @@ void interconnect_params::describe(cfg::struct_schema<interconnect_params>& s) {
 interconnect::interconnect(const interconnect_params& p, unsigned sockets, unsigned agents)
     : m_p(p), m_clock("interconnect", p.freq, p.clock_spread), m_agents(agents), m_ports(sockets) {}
 
-duration interconnect::through(duration t, unsigned socket, channel c, cycles occupancy, cycles latency) {
-    ports& p = m_ports[socket];
-    std::uint64_t& busy = c == channel::request ? p.request : c == channel::snoop ? p.snoop : p.data;
-    // In the interconnect's cycles: the first edge at or after t, or the
-    // channel's first free one (an edge order is a time order).
-    std::uint64_t k = std::max(m_clock.next_edge_cycle(t), busy);
-    if (m_p.background_percent > 0) {
-        // Skip the cycles other agents hold (a stateless draw per cycle).
-        const std::uint64_t stream =
-            splitmix64(splitmix64(m_p.background_seed ^ 0x627573ULL) ^ (socket * 4 + static_cast<unsigned>(c)));
-        const auto taken = [&](std::uint64_t cycle) { return splitmix64(stream ^ cycle) % 100 < m_p.background_percent; };
-        while (taken(k)) ++k, ++m_background_waits;
-    }
-    busy = k + occupancy.n;
-    return m_clock.time_of(k + latency.n);
+std::uint64_t interconnect::past_background(std::uint64_t k, unsigned socket, channel c) {
+    // Skip the cycles other agents hold (a stateless draw per cycle).
+    const std::uint64_t stream =
+        splitmix64(splitmix64(m_p.background_seed ^ 0x627573ULL) ^ (socket * 4 + static_cast<unsigned>(c)));
+    const auto taken = [&](std::uint64_t cycle) { return splitmix64(stream ^ cycle) % 100 < m_p.background_percent; };
+    while (taken(k)) ++k, ++m_background_waits;
+    return k;
 }
 
 }  // namespace cohsim

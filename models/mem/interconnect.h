@@ -35,6 +35,7 @@
 // to 0 at cdc_aperture/2 before it.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <unordered_map>
 #include <vector>
@@ -115,7 +116,16 @@ public:
     // A message through channel `c` of socket `socket`'s interconnect, sent
     // at `t`: starts at the first free edge, holds the channel `occupancy`
     // cycles, arrives `latency` cycles after it started.
-    duration through(duration t, unsigned socket, channel c, cycles occupancy, cycles latency);
+    duration through(duration t, unsigned socket, channel c, cycles occupancy, cycles latency) {
+        ports& p = m_ports[socket];
+        std::uint64_t& busy = c == channel::request ? p.request : c == channel::snoop ? p.snoop : p.data;
+        // In the interconnect's cycles: the first edge at or after t, or the
+        // channel's first free one (an edge order is a time order).
+        std::uint64_t k = std::max(m_clock.next_edge_cycle(t), busy);
+        if (m_p.background_percent > 0) k = past_background(k, socket, c);
+        busy = k + occupancy.n;
+        return m_clock.time_of(k + latency.n);
+    }
     // A message that holds no channel: from the next edge, `latency` cycles.
     duration through(duration t, cycles latency) const { return m_clock.edge_after(m_clock.next_edge(t), latency); }
 
@@ -169,6 +179,8 @@ private:
     };
     std::vector<ports> m_ports;  // per socket
     std::unordered_map<std::uint64_t, unsigned> m_page_home;  // first_touch: page -> socket
+    // The first of cycles k, k+1, ... of channel c that other agents' traffic leaves free.
+    std::uint64_t past_background(std::uint64_t k, unsigned socket, channel c);
     bool placed_by_touch() const { return m_p.homes == placement::first_touch && m_ports.size() > 1; }
     std::uint64_t page_of(std::uint64_t line) const { return line / m_p.page_size.bytes; }
     unsigned interleaved(std::uint64_t line, std::uint64_t line_bytes) const {

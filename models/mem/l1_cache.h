@@ -125,6 +125,7 @@ public:
 
     cstate state_of(std::uint64_t line) const {
         if (auto* e = array.find(line)) return e->payload.st;
+        if (wb.empty()) return cstate::I;
         auto it = wb.find(line);
         return it == wb.end() ? cstate::I : it->second;
     }

@@ -27,11 +27,14 @@ public:
 
     // A message leaving socket `from` for socket `to` at `t`: when it arrives
     // (`t` itself when from == to). `bytes` is its size on the link.
-    duration cross(duration t, unsigned from, unsigned to, std::uint64_t bytes);
+    duration cross(duration t, unsigned from, unsigned to, std::uint64_t bytes) {
+        return from == to ? t : crossed(t, from, to, bytes);  // inline: most messages stay on their socket
+    }
 
 private:
     duration m_latency;
     std::uint64_t m_bytes_per_second;
+    duration crossed(duration t, unsigned from, unsigned to, std::uint64_t bytes);
     std::map<std::pair<unsigned, unsigned>, duration> m_free;  // (from, to) busy until
     counter m_crossings;
 };
