@@ -129,8 +129,8 @@ std::string memory_system::stuck_access(duration older_than) const {
     return {};
 }
 
-void memory_system::access(unsigned agent, const mem_request& r, std::function<void(const mem_response&)> done) {
-    m->l1s.at(agent)->access(r, std::move(done));
+void memory_system::access(unsigned agent, const mem_request& r, const access_done& done) {
+    m->l1s.at(agent)->access(r, done);
 }
 
 cycles memory_system::l1_hit_latency(unsigned agent) const { return m->l1(agent).p.hit_latency; }

@@ -84,7 +84,7 @@ public:
     // result is ready; for an L1 hit it runs before access() returns. An L1
     // may have several accesses in flight, to different lines (the core
     // keeps to its own limit, at most max_outstanding).
-    void access(unsigned agent, const mem_request& r, std::function<void(const mem_response&)> done);
+    void access(unsigned agent, const mem_request& r, const access_done& done);
 
     // Load-to-use cycles of an L1 hit at `agent` (its cluster's l1.hit_latency).
     cycles l1_hit_latency(unsigned agent) const;

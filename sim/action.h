@@ -2,7 +2,10 @@
 // scheduling a message allocates nothing (a std::function with more than two
 // pointers of captures would allocate, and free, once per message). The
 // captures must be plain data (pointers, numbers, plain structs): the action is
-// copied byte for byte, and never destroyed.
+// copied byte for byte, and never destroyed. basic_action<Args...> is the same
+// for a callable that takes arguments (an access's completion, which the
+// memory system hands on from the core to its L1 and back: moved for
+// nothing, as a std::function's manager would be on every hand-over).
 #pragma once
 
 #include <cstddef>
@@ -11,30 +14,34 @@
 
 namespace cohsim {
 
-class action {
+template <class... Args>
+class basic_action {
 public:
     static constexpr std::size_t capacity = 48;  // bytes of captures: a pointer and a request message
 
-    action() = default;
-    template <class F, class = std::enable_if_t<!std::is_same_v<std::decay_t<F>, action>>>
-    action(F f) {  // NOLINT: implicit, like std::function
+    basic_action() = default;
+    template <class F, class = std::enable_if_t<!std::is_same_v<std::decay_t<F>, basic_action>>>
+    basic_action(F f) {  // NOLINT: implicit, like std::function
         set(f);
     }
     // Becomes `f` (built in place: no copy of the whole buffer).
     template <class F>
     void set(const F& f) {
-        static_assert(sizeof(F) <= capacity, "an event-queue action captures at most 48 bytes");
-        static_assert(alignof(F) <= alignof(std::max_align_t), "an event-queue action's captures are over-aligned");
+        static_assert(sizeof(F) <= capacity, "an action captures at most 48 bytes");
+        static_assert(alignof(F) <= alignof(std::max_align_t), "an action's captures are over-aligned");
         static_assert(std::is_trivially_copyable_v<F> && std::is_trivially_destructible_v<F>,
-                      "an event-queue action captures plain data only (pointers, numbers, plain structs)");
+                      "an action captures plain data only (pointers, numbers, plain structs)");
         ::new (static_cast<void*>(m_buf)) F(f);
-        m_call = [](void* p) { (*static_cast<F*>(p))(); };
+        m_call = [](void* p, Args... a) { (*static_cast<F*>(p))(a...); };
     }
-    void operator()() { m_call(m_buf); }
+    void operator()(Args... a) { m_call(m_buf, a...); }
+    explicit operator bool() const { return m_call != nullptr; }
 
 private:
-    void (*m_call)(void*) = nullptr;
+    void (*m_call)(void*, Args...) = nullptr;
     alignas(std::max_align_t) unsigned char m_buf[capacity];
 };
+
+using action = basic_action<>;
 
 }  // namespace cohsim

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 
+#include "sim/action.h"
 #include "sim/units.h"
 
 namespace cohsim {
@@ -30,6 +31,10 @@ struct mem_response {
     duration done;            // when the core may use it
     std::uint64_t value_hi = 0;  // a 16-byte access's high half
 };
+
+// What runs when an access completes, with its response (plain-data captures:
+// sim/action.h).
+using access_done = basic_action<const mem_response&>;
 
 // What the memory system asks of a core.
 struct core_port {

@@ -19,26 +19,9 @@ delivery::delivery(const std::vector<std::unique_ptr<cluster>>& clusters, std::v
         for (unsigned crossing = 0; crossing < crossings; ++crossing) m_streams.push_back(n.stream(crossing, k));
 }
 
-duration delivery::synchronized(duration t, unsigned crossing, unsigned k, std::uint64_t line) const {
-    if (m_aperture_fs == 0) return t;
-    // The data's arrival relative to the receiver's clock, moved by a draw in
-    // [-aperture/2, aperture/2): a negative draw cannot make it earlier (it is
-    // seen at the first edge at or after t), a positive one can push it past
-    // an edge that lies within it.
-    const double u = noise::uniform_in(m_streams[k * crossings + crossing], line, t.fs);
-    const auto d = static_cast<std::int64_t>(u * m_aperture) - m_half_aperture;
-    return d > 0 ? duration{t.fs + static_cast<std::uint64_t>(d)} : t;
-}
-
 unsigned delivery::home_socket(std::uint64_t line) const { return m_ic.home_socket(line, line_bytes); }
 
 unsigned delivery::touch(unsigned k, std::uint64_t line) { return m_ic.touch(line, m_socket_of[k], line_bytes); }
-
-duration delivery::cross(duration t, unsigned k, unsigned home, bool to_home, bool data) {
-    const unsigned a = m_socket_of[k];
-    const std::uint64_t bytes = data ? line_bytes : 16;
-    return to_home ? m_link.cross(t, a, home, bytes) : m_link.cross(t, home, a, bytes);
-}
 
 duration delivery::scu_to_home(unsigned k, std::uint64_t line, duration t) {
     const unsigned h = m_ic.touch(line, m_socket_of[k], line_bytes);

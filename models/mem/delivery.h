@@ -21,6 +21,7 @@
 #include <memory>
 #include <vector>
 
+#include "models/mem/access.h"
 #include "models/mem/cluster.h"
 #include "models/mem/interconnect.h"
 #include "models/mem/socket_link.h"
@@ -39,7 +40,16 @@ public:
     // receiver's synchronizer treats as its arrival (t, or later by less than
     // half the aperture, when the draw says it misses the edge). `crossing`
     // names which of the four, for the draw.
-    duration synchronized(duration t, unsigned crossing, unsigned k, std::uint64_t line) const;
+    duration synchronized(duration t, unsigned crossing, unsigned k, std::uint64_t line) const {
+        if (m_aperture_fs == 0) return t;
+        // The data's arrival relative to the receiver's clock, moved by a draw in
+        // [-aperture/2, aperture/2): a negative draw cannot make it earlier (it is
+        // seen at the first edge at or after t), a positive one can push it past
+        // an edge that lies within it.
+        const double u = noise::uniform_in(m_streams[k * crossings + crossing], line, t.fs);
+        const auto d = static_cast<std::int64_t>(u * m_aperture) - m_half_aperture;
+        return d > 0 ? duration{t.fs + static_cast<std::uint64_t>(d)} : t;
+    }
 
     // `n` cycles of cluster `k`'s clock after `t`'s next edge.
     duration in_cluster(unsigned k, duration t, cycles n) const { return m_clusters[k]->after(t, n); }
@@ -62,7 +72,11 @@ public:
 
 private:
     // A hop between cluster `k` and the home on socket `home` over the socket link.
-    duration cross(duration t, unsigned k, unsigned home, bool to_home, bool data);
+    duration cross(duration t, unsigned k, unsigned home, bool to_home, bool data) {
+        const unsigned a = m_socket_of[k];
+        const std::uint64_t bytes = data ? line_bytes : 16;  // a line, or a message without one
+        return to_home ? m_link.cross(t, a, home, bytes) : m_link.cross(t, home, a, bytes);
+    }
 
     const std::vector<std::unique_ptr<cluster>>& m_clusters;
     std::vector<unsigned> m_socket_of;

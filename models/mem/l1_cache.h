@@ -74,7 +74,7 @@ public:
         duration issued_at;
         mem_request req;
         cevent ev = cevent::Load;
-        std::function<void(const mem_response&)> done;
+        access_done done;
         bool waiting_for_way = false;  // its set had no way to give up (every one in transition)
         bool missed = false;       // for the trace: it went to the home
         std::string what;          // its request and line

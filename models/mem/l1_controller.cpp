@@ -31,7 +31,7 @@ void l1_controller::l1_error(std::uint64_t line, cstate st, cevent ev) const {
     m_f.protocol_error("L1 " + m_c.stats.name() + " line " + hex(line) + ": " + name(st) + " x " + name(ev));
 }
 
-void l1_controller::access(const mem_request& r, std::function<void(const mem_response&)> done) {
+void l1_controller::access(const mem_request& r, const access_done& done) {
     const bool whole_line = r.kind == mem_request::zero_line;
     if (r.size != 1 && r.size != 2 && r.size != 4 && r.size != 8 ? !(whole_line && r.size == line_bytes) && !is_pair(r) : whole_line)
         throw std::invalid_argument("access size must be 1, 2, 4 or 8 bytes (16: an exclusive pair or CASP; a line: DC ZVA alone)");
@@ -45,7 +45,7 @@ void l1_controller::access(const mem_request& r, std::function<void(const mem_re
     ++c.active_ops;
     o.issued_at = kernel::now();
     o.req = r;
-    o.done = std::move(done);
+    o.done = done;
     (is_write(r) ? c.stores : c.loads) += 1;
     const duration now = kernel::now();
     const delivery& net = *m_f.net;
@@ -99,7 +99,7 @@ void l1_controller::finish(op& o, const mem_response& resp) {
     o.missed = false;
     o.active = false;
     --m_c.active_ops;
-    auto done = std::move(o.done);
+    access_done done = o.done;
     done(resp);
 }
 

@@ -52,7 +52,7 @@ public:
 
     // From the core: starts an access now; `done` runs once, when its result
     // is ready (before access() returns for a hit).
-    void access(const mem_request& r, std::function<void(const mem_response&)> done);
+    void access(const mem_request& r, const access_done& done);
 
     // From the home.
     void snoop(protocol::snoop s, std::uint64_t line) override;
