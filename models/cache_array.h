@@ -55,7 +55,6 @@ public:
     explicit cache_array(cache_geometry g) : m_geo(g) {
         if (const auto p = g.problem(); !p.empty()) throw std::invalid_argument(p);
         m_entries.resize(g.sets() * g.ways);
-        m_tags.resize(g.sets() * g.ways);
         m_set_mask = g.sets() - 1;
         m_line_shift = static_cast<unsigned>(__builtin_ctzll(g.line_bytes));
     }
@@ -64,13 +63,9 @@ public:
     std::uint64_t set_of(std::uint64_t addr) const { return (addr >> m_line_shift) & m_set_mask; }
 
     entry* find(std::uint64_t addr) {
-        // The set's tags side by side (a line's address + 1; an invalid
-        // way's tag is 0).
-        const std::uint64_t tag = line_of(addr) + 1;
-        const std::size_t first = set_of(addr) * m_geo.ways;
-        const std::uint64_t* t = m_tags.data() + first;
-        for (std::uint32_t w = 0; w < m_geo.ways; ++w)
-            if (t[w] == tag) return &m_entries[first + w];
+        const std::uint64_t line = line_of(addr);
+        for (entry& e : set(addr))
+            if (e.valid && e.line == line) return &e;
         return nullptr;
     }
     const entry* find(std::uint64_t addr) const { return const_cast<cache_array*>(this)->find(addr); }
@@ -93,14 +88,10 @@ public:
         e.line = line_of(addr);
         e.valid = true;
         e.payload = T{};
-        tag_of(e) = e.line + 1;
         touch(e);
         return e;
     }
-    void invalidate(entry& e) {
-        e.valid = false;
-        tag_of(e) = 0;
-    }
+    void invalidate(entry& e) { e.valid = false; }
 
 private:
     struct set_range {
@@ -114,13 +105,10 @@ private:
         return {first, first + m_geo.ways};
     }
 
-    std::uint64_t& tag_of(const entry& e) { return m_tags[static_cast<std::size_t>(&e - m_entries.data())]; }
-
     cache_geometry m_geo;
     std::uint64_t m_set_mask = 0;  // sets - 1 (a power of two, problem() checks)
     unsigned m_line_shift = 6;     // log2(line_bytes)
     std::vector<entry> m_entries;
-    std::vector<std::uint64_t> m_tags;  // by entry: line + 1 while valid, else 0 (what find() scans)
     std::uint64_t m_clock = 0;
 };
 
