@@ -22,7 +22,6 @@
 #include <systemc>
 
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <vector>
 

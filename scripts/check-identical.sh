@@ -138,6 +138,8 @@ if [ -f "$faults_elf" ]; then
     } > "$work/fault-$fn.yaml"
     configs="$configs $work/fault-$fn.yaml"
   done
+else
+  echo "check-identical: $faults_elf not found (the C workloads are built beside cohsim): the fault paths are NOT checked" >&2
 fi
 
 # Runs a config with one binary; prints the filtered result files' path.

@@ -35,7 +35,6 @@ public:
         m_call = [](void* p, Args... a) { (*static_cast<F*>(p))(a...); };
     }
     void operator()(Args... a) { m_call(m_buf, a...); }
-    explicit operator bool() const { return m_call != nullptr; }
 
 private:
     void (*m_call)(void*, Args...) = nullptr;

@@ -24,14 +24,21 @@
 
 namespace cohsim::kernel {
 
+// The kernel's state that the hot path reads inline.
+namespace detail {
+extern std::uint64_t model_now_fs;   // the model's clock, when ahead of SystemC's
+extern bool exact;                   // read on every action the event queue runs
+extern bool stopped;                 // read on every action the event queue runs
+extern std::uint64_t slice_end_fs;   // read on every time the event queue runs
+extern std::uint64_t events, switches, actions;
+[[noreturn]] void went_back();
+}  // namespace detail
+
 // Sets the SystemC time resolution to 1 fs. Call before any model is built.
 void init();
 
 inline sc_core::sc_time to_sc(duration d) { return sc_core::sc_time::from_value(d.fs); }
 
-namespace detail {
-extern std::uint64_t model_now_fs;
-}
 // The model's clock: SystemC's time, or later while a process runs ahead.
 inline duration now() {
     const std::uint64_t sc = sc_core::sc_get_curr_simcontext()->time_stamp().value();  // inline, unlike sc_time_stamp()
@@ -40,9 +47,6 @@ inline duration now() {
 // SystemC's own time (sc_time_stamp), never ahead of now().
 inline duration kernel_time() { return {sc_core::sc_get_curr_simcontext()->time_stamp().value()}; }
 // The model's clock moves on to `t` (not earlier than now()).
-namespace detail {
-[[noreturn]] void went_back();
-}
 inline void advance_to(duration t) {
     if (t.fs < now().fs) detail::went_back();
     detail::model_now_fs = t.fs;
@@ -54,9 +58,6 @@ inline void advance_to(duration t) {
 // With exact(true), now(): no running ahead.
 duration horizon();
 void set_exact(bool on);
-namespace detail {
-extern bool exact;  // read on every action the event queue runs: inline
-}
 inline bool exact() { return detail::exact; }
 
 // Runs the simulation for `d` (sc_start). Nothing runs ahead past the end of
@@ -71,22 +72,13 @@ void run(duration d, duration run_end = {});
 // fault stops at the same time, with the same state, accelerated or exact.
 // The first stop counts; later ones are ignored.
 void stop(duration at);
-namespace detail {
-extern bool stopped;  // read on every action the event queue runs: inline
-}
 // Whether stop() was called, and its moment.
 inline bool stopped() { return detail::stopped; }
 duration stop_time();
 // The end of the current sc_start: the event queue returns to the kernel there.
-namespace detail {
-extern std::uint64_t slice_end_fs;  // read on every time the event queue runs: inline
-}
 inline duration slice_end() { return {detail::slice_end_fs}; }
 
 // The kernel's counts, inline (counted once per activation, switch and action).
-namespace detail {
-extern std::uint64_t events, switches, actions;
-}
 // Every SC_METHOD/SC_THREAD activation of a cohsim model calls this once.
 inline void count_event() { ++detail::events; }
 inline std::uint64_t events() { return detail::events; }
