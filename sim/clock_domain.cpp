@@ -109,9 +109,10 @@ void clock_domain::set_anchor(std::uint64_t cycle) const {
             // rising (p + d <= H), p' (p' - 1) - p (p - 1) = d (2p - 1 + d);
             // falling (p + d <= 2H), with b = 2H - p: b (b + 1) - (b - d) (b - d + 1)
             // = d (2b + 1 - d).
-            a.rising = p < m_half;
-            a.slope = a.rising ? 2 * p - 1 : 2 * (two_h - p) + 1;  // 2p - 1 wraps at p = 0; d (d - 1) stays right
-            a.span = std::min(m_window, (a.rising ? m_half : two_h) - p + 1);
+            const bool rising = p < m_half;
+            a.slope = rising ? 2 * p - 1 : 2 * (two_h - p) + 1;  // 2p - 1 wraps at p = 0; d (d - 1) stays right
+            a.turn = rising ? 1 : ~std::uint64_t{0};              // + d or - d, modulo 2^64
+            a.span = std::min(m_window, (rising ? m_half : two_h) - p + 1);
         }
     }
     m_anchor = a;
@@ -125,14 +126,15 @@ duration clock_domain::computed_time_of(std::uint64_t cycle) const {
     const std::uint64_t x = a.r + d * m_period_rem;
     std::uint64_t t;
     if (__builtin_add_overflow(a.tn, d * m_period_fs + x / m_freq.hz, &t)) beyond_range(m_name);
-    m_last_k = cycle, m_last_t = t, m_last_r = x % m_freq.hz;
-    if (m_ssc.ppm != 0) {
-        // The stretch grows by floor((rs + A * (2H S's growth)) / M).
-        const std::uint64_t grown = d * (a.rising ? a.slope + d : a.slope - d);
-        std::uint64_t q;
-        if (!div_to_u64(u128(m_spread_a) * grown + a.rs, m_spread_m, q)) return reanchored_time_of(cycle);  // the closed form says why
-        if (__builtin_add_overflow(t, a.s + q, &t)) beyond_range(m_name);
+    if (m_ssc.ppm == 0) {
+        m_last_k = cycle, m_last_t = t, m_last_r = x % m_freq.hz;
+        return remember(cycle, t);
     }
+    // The stretch grows by floor((rs + A * (2H S's growth)) / M).
+    const std::uint64_t grown = d * (a.slope + a.turn * d);
+    std::uint64_t q;
+    if (!div_to_u64(u128(m_spread_a) * grown + a.rs, m_spread_m, q)) return reanchored_time_of(cycle);  // the closed form says why
+    if (__builtin_add_overflow(t, a.s + q, &t)) beyond_range(m_name);
     return remember(cycle, t);
 }
 
@@ -186,7 +188,11 @@ std::uint64_t clock_domain::spread_next_edge_cycle(duration t) const {
         if (hi_t != 0) m_ssc_k = hi, m_ssc_t = hi_t;
         return hi;
     }
-    // Else guess from the mean period (the nominal one stretched by ppm/2).
+    return spread_next_edge_far(t);
+}
+
+std::uint64_t clock_domain::spread_next_edge_far(duration t) const {
+    // Guess from the mean period (the nominal one stretched by ppm/2).
     // Then Newton steps on the local period (the stretch is the triangle's value
     // there); the answer is then checked exactly against time_of. Floating
     // point only chooses where to look: the result is exact either way.

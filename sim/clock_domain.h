@@ -115,14 +115,18 @@ private:
     // floor(D * S(j)), D the peak stretch; and the division's remainder.
     std::uint64_t spread_fs(std::uint64_t j, std::uint64_t* rem = nullptr) const;
     std::uint64_t spread_next_edge_cycle(duration t) const;
+    // The same, for a t far from the last answer (out of line: it needs the
+    // registers that the near case can do without).
+    __attribute__((noinline)) std::uint64_t spread_next_edge_far(duration t) const;
 
     std::string m_name;
     frequency m_freq;
     // 10^15 = m_period_fs * f + m_period_rem: the period's whole and
     // fractional femtoseconds, for finding the edge after a known one.
     std::uint64_t m_period_fs, m_period_rem;
-    // The last edge computed: cycle, nominal time, and (cycle * 10^15) mod f
-    // (nominal_next_edge_cycle steps from it).
+    // The last edge computed without spread spectrum: cycle, time, and
+    // (cycle * 10^15) mod f (nominal_next_edge_cycle steps from it; a spread
+    // domain leaves it at edge 0, which is as true).
     mutable std::uint64_t m_last_k = 0, m_last_t = 0, m_last_r = 0;
     // Spread spectrum: half-period H in cycles, the phase modulo 2H, and the
     // stretch at the phase (subtracted so that edge 0 stays at time 0).
@@ -138,7 +142,7 @@ private:
     // from it: within the window, and on one slope of the triangle.
     struct anchor_edge {
         std::uint64_t k = 0, tn = 0, s = 0, r = 0, rs = 0, slope = 0, span = 1;
-        bool rising = true;
+        std::uint64_t turn = 1;  // 1 rising, 2^64 - 1 falling: the growth is d (slope + turn d)
     };
     mutable anchor_edge m_anchor;
     std::uint64_t m_window = 1;
