@@ -11,18 +11,18 @@ exclusive_monitor::exclusive_monitor(std::uint64_t granule_bytes) : m_granule(gr
 
 void exclusive_monitor::load_exclusive(std::uint64_t addr) {
     m_reserved = granule_of(addr);
-    m_armed = true;
+    arm(true);
 }
 
 bool exclusive_monitor::store_exclusive(std::uint64_t addr) {
     const bool ok = holds(addr);
-    m_armed = false;
+    arm(false);
     return ok;
 }
 
 bool exclusive_monitor::line_lost(std::uint64_t line_addr, std::uint64_t line_bytes) {
     if (!overlaps(line_addr, line_bytes)) return false;
-    m_armed = false;
+    arm(false);
     return true;
 }
 

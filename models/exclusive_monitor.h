@@ -38,24 +38,35 @@ public:
     void load_exclusive(std::uint64_t addr);
     // Returns whether the store-exclusive may write; the monitor opens either way.
     bool store_exclusive(std::uint64_t addr);
-    void clrex() { m_armed = false; }
+    void clrex() { arm(false); }
 
     // Another observer wrote (or took for writing) [addr, addr + bytes):
     // a granule, or for DC ZVA a whole line. Returns true if that cleared
     // this monitor's reservation.
     bool other_write(std::uint64_t addr, std::uint64_t bytes = 1) {  // inline: asked of every other core on every write
         if (!overlaps(addr, bytes)) return false;
-        m_armed = false;
+        arm(false);
         return true;
     }
     // The line holding `addr` left this core's cache (eviction or snoop).
     // Returns true if that cleared the reservation.
     bool line_lost(std::uint64_t line_addr, std::uint64_t line_bytes);
 
+    // Counts this monitor in `*armed` while it is armed (one count shared by
+    // a system's monitors, so that a write asks the others only when one of
+    // them is armed). Call while the monitor is open.
+    void tally_into(unsigned* armed) { m_tally = armed; }
+
 private:
+    void arm(bool on) {
+        if (m_tally && on != m_armed) *m_tally += on ? 1u : ~0u;
+        m_armed = on;
+    }
+
     std::uint64_t m_granule;
     std::uint64_t m_reserved = 0;
     bool m_armed = false;
+    unsigned* m_tally = nullptr;
 };
 
 }  // namespace cohsim

@@ -82,7 +82,8 @@ struct fabric {
     delivery* net = nullptr;
     functional_memory* data = nullptr;
     std::vector<l1_port*> l1s;    // by agent
-    std::vector<l1_cache*> states;  // their state, by agent (scanned on every write: no virtual call)
+    std::vector<l1_cache*> states;  // their state, by agent (scanned on a write while a monitor is armed: no virtual call)
+    unsigned armed_monitors = 0;    // the L1s' exclusive monitors now armed (exclusive_monitor::tally_into)
     home_port* point = nullptr;  // the point of serialisation of every line
     transition_counts counts;
     observers obs;

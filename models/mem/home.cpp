@@ -61,26 +61,38 @@ void home::arrive(request_msg m) {
 void home::refused(const char* what, std::uint64_t line) const { m_f.protocol_error(std::string(what) + " " + hex(line)); }
 
 // A shared cache outside k's domain holds the line (stale once k writes).
-bool home::cached_outside(std::uint64_t line, unsigned k) const {
-    for (unsigned j = 0; j < m_clusters.size(); ++j)
-        if (!same_domain(j, k) && m_clusters[j]->l2_holds(line)) return true;
-    for (unsigned d = 0; d < m_dsus.size(); ++d)
-        if (static_cast<int>(d) != m_dsu_of[k] && m_dsus[d]->l3_holds(line)) return true;
-    return false;
+bool home::cached_outside(const line_record& h, std::uint64_t line, unsigned k) const {
+    const unsigned n = static_cast<unsigned>(m_clusters.size());
+    return h.shared.any([&](unsigned i) {
+        if (i < n) return !same_domain(i, k) && m_clusters[i]->l2_holds(line);
+        return static_cast<int>(i - n) != m_dsu_of[k] && m_dsus[i - n]->l3_holds(line);
+    });
 }
 
 // k writes the line: every other shared cache's copy is stale.
-void home::drop_stale(std::uint64_t line, unsigned k) {
-    for (unsigned j = 0; j < m_clusters.size(); ++j)
-        if (j != k) m_clusters[j]->l2_drop(line);
-    for (unsigned d = 0; d < m_dsus.size(); ++d)
-        if (static_cast<int>(d) != m_dsu_of[k]) m_dsus[d]->l3_drop(line);
+void home::drop_stale(line_record& h, std::uint64_t line, unsigned k) {
+    const unsigned n = static_cast<unsigned>(m_clusters.size());
+    h.shared.any([&](unsigned i) {
+        if (i < n ? i == k : static_cast<int>(i - n) == m_dsu_of[k]) return false;
+        if (i < n)
+            m_clusters[i]->l2_drop(line);
+        else
+            m_dsus[i - n]->l3_drop(line);
+        h.shared.reset(i);  // (the bits are read from a copy of the word)
+        return false;
+    });
 }
 
 // The cluster's L2, and its DSU's L3, now hold the line.
-void home::fill_shared(unsigned k, std::uint64_t line) {
+void home::fill_shared(line_record& h, unsigned k, std::uint64_t line) {
     m_clusters[k]->l2_fill(line);
-    if (dsu* d = dsu_for(k)) d->l3_fill(line);
+    h.shared.set(k);
+    if (dsu_for(k)) fill_l3(h, k, line);
+}
+
+void home::fill_l3(line_record& h, unsigned k, std::uint64_t line) {
+    dsu_for(k)->l3_fill(line);
+    h.shared.set(static_cast<unsigned>(m_clusters.size() + static_cast<std::size_t>(m_dsu_of[k])));
 }
 
 // Forwards a request from its SCU to the interconnect.
@@ -140,7 +152,7 @@ void home::process(line_record& h, const request_msg& m) {
         if (!h.immediate(cell, static_cast<int>(agent))) refused("eviction served on a busy line", line);
         ++h.traffic.puts;
         served(line, before, ev, cell, m);
-        fill_shared(k, line);
+        fill_shared(h, k, line);
         l1_port* c = m_f.l1s[agent];
         m_f.q->at(net.scu_to_l1(k, now), rank(phase::response, agent), [c, line] { c->put_ack(line); });
         return;
@@ -177,7 +189,7 @@ void home::process(line_record& h, const request_msg& m) {
         // its own socket. (Every request but a MakeU reads at I.)
         if (cell.mem_read || (h.e.state == hstate::I && (!on_mesh || net.touch(k, line) != net.socket_of(k))))
             local = local && (in_l2 || in_l3);
-        if (m.r != request::GetS) local = local && !cached_outside(line, k);
+        if (m.r != request::GetS) local = local && !cached_outside(h, line, k);
         if (!local) return to_interconnect(m, k, now);
     }
     // The line is ours until the requester's Unblock.
@@ -193,7 +205,7 @@ void home::process(line_record& h, const request_msg& m) {
     tx.far = m.far;
     tx.ready = now;
     m_ic.served(agent);
-    if (m.r != request::GetS) drop_stale(line, k);
+    if (m.r != request::GetS) drop_stale(h, line, k);
     if (!tx.global) {
         ++cl.local_transactions;
         if (m.far) {
@@ -238,7 +250,7 @@ void home::process(line_record& h, const request_msg& m) {
         tx.cluster_left.assign(n, 0);
         tx.cluster_ready.assign(n, duration{});
         for (int a : t) ++tx.cluster_left[cluster_of(a)];
-        if (cell.mem_read) tx.ready = memory_data(line, k, now);
+        if (cell.mem_read) tx.ready = memory_data(h, line, k, now);
         for (unsigned j = 0; j < n; ++j) {
             if (!m_ic.snoops_cluster(j, tx.cluster_left[j] > 0, k, m.far)) continue;
             ++h.answers_left;
@@ -280,17 +292,21 @@ duration home::snoop_reaches(unsigned j, std::uint64_t line, duration arrived, d
 
 // When a line that no cache owns reaches the interconnect: from another
 // cluster's L2 if one holds it, else from memory.
-duration home::memory_data(std::uint64_t line, unsigned k, duration now) {
+duration home::memory_data(line_record& h, std::uint64_t line, unsigned k, duration now) {
     delivery& net = *m_f.net;
-    for (unsigned j = 0; j < m_clusters.size(); ++j) {
-        if (j == k || !m_clusters[j]->l2_holds(line)) continue;
-        ++m_clusters[j]->l2_hits;
-        ++m_ic.transfers;
-        ++record(line).traffic.cross_cluster;
-        const duration at = net.snoop_to_scu(j, line, now);
-        return net.answer_to_home(j, line, net.in_cluster(j, at, m_clusters[j]->l2_latency()), true);
-    }
-    return m_memory.read_line(net.home_socket(line), now, line_bytes);
+    const unsigned n = static_cast<unsigned>(m_clusters.size());
+    unsigned from = n;  // the first other cluster whose L2 holds it
+    h.shared.any([&](unsigned j) {
+        if (j >= n || j == k || !m_clusters[j]->l2_holds(line)) return false;
+        from = j;
+        return true;
+    });
+    if (from == n) return m_memory.read_line(net.home_socket(line), now, line_bytes);
+    ++m_clusters[from]->l2_hits;
+    ++m_ic.transfers;
+    ++h.traffic.cross_cluster;
+    const duration at = net.snoop_to_scu(from, line, now);
+    return net.answer_to_home(from, line, net.in_cluster(from, at, m_clusters[from]->l2_latency()), true);
 }
 
 void home::snoop_answered(unsigned k, unsigned agent_, std::uint64_t line, bool data, bool dirty) {
@@ -355,7 +371,7 @@ void home::grant_now(line_record& h) {
     duration at;
     if (tx.global) {
         at = net.scu_to_l1(k, from_interconnect(agent, k, line, tx.ready, data));
-        fill_shared(k, line);
+        fill_shared(h, k, line);
     } else {
         at = net.scu_to_l1(k, tx.ready);
     }
@@ -375,7 +391,7 @@ void home::far_result(line_record& h) {
     if (tx.global) {
         ++m_far_atomics;
         // A DSU that performs atomics keeps the line in its L3 for the next.
-        if (dsu* d = atomics_dsu(k)) d->l3_fill(line);
+        if (atomics_dsu(k)) fill_l3(h, k, line);
         const duration at = m_f.net->scu_to_l1(k, from_interconnect(tx.req.agent, k, line, tx.ready, false));
         m_f.l1s[tx.req.agent]->far_result(line, at);
         unblocked(line);
@@ -387,7 +403,7 @@ void home::far_result(line_record& h) {
         ++d.far_atomics_done;
         for (unsigned j = 0; j < m_clusters.size(); ++j)
             if (same_domain(j, k)) m_clusters[j]->l2_drop(line);
-        d.l3_fill(line);
+        fill_l3(record(line), k, line);
         const duration out = d.is_mesh() ? d.from_home(agent, line, kernel::now(), false) : d.answer_leaves(kernel::now());
         m_f.l1s[agent]->far_result(line, m_f.net->scu_to_l1(k, out));
         unblocked(line);

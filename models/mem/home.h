@@ -107,11 +107,36 @@ private:
             cluster_left = std::move(left), cluster_ready = std::move(ready);
         }
     };
+    // The shared caches that may hold a line, numbered clusters' L2s first,
+    // then DSUs' L3s: a bit is set when the home fills that cache and cleared
+    // when it drops the line there; a cache's own eviction leaves it set. A
+    // superset, so asking only those caches gets every answer that asking
+    // all of them would (a 28-way L2 that does not hold the line costs a
+    // scan of its set).
+    struct holder_bits {
+        std::vector<std::uint64_t> words;
+        void set(unsigned i) {
+            if (i / 64 >= words.size()) words.resize(i / 64 + 1);
+            words[i / 64] |= std::uint64_t{1} << (i % 64);
+        }
+        void reset(unsigned i) {
+            if (i / 64 < words.size()) words[i / 64] &= ~(std::uint64_t{1} << (i % 64));
+        }
+        // Whether f(i) is true for a set bit i, asked in ascending order up to the first.
+        template <class F>
+        bool any(const F& f) const {
+            for (std::size_t w = 0; w < words.size(); ++w)
+                for (std::uint64_t b = words[w]; b != 0; b &= b - 1)
+                    if (f(static_cast<unsigned>(w * 64 + static_cast<unsigned>(__builtin_ctzll(b))))) return true;
+            return false;
+        }
+    };
     // A line: the protocol's record and serving sequence, and the model's timing and counts.
     struct line_record : protocol::home_line {
         line_traffic traffic;
         transaction tx;
         std::vector<request_msg> waiting;
+        holder_bits shared;
     };
 
     // The line's record (created on first use); recent ones are remembered
@@ -157,12 +182,14 @@ private:
         return m_gateways ? through_gateway(agent, k, line, in, data) : in;
     }
     duration through_gateway(unsigned agent, unsigned k, std::uint64_t line, duration in, bool data) const;
-    bool cached_outside(std::uint64_t line, unsigned k) const;
-    void drop_stale(std::uint64_t line, unsigned k);
-    void fill_shared(unsigned k, std::uint64_t line);
+    bool cached_outside(const line_record& h, std::uint64_t line, unsigned k) const;
+    void drop_stale(line_record& h, std::uint64_t line, unsigned k);
+    void fill_shared(line_record& h, unsigned k, std::uint64_t line);
+    // The L3 of cluster k's DSU now holds the line.
+    void fill_l3(line_record& h, unsigned k, std::uint64_t line);
     void to_interconnect(const request_msg& m, unsigned k, duration now);
     duration snoop_reaches(unsigned j, std::uint64_t line, duration arrived, duration now);
-    duration memory_data(std::uint64_t line, unsigned k, duration now);
+    duration memory_data(line_record& h, std::uint64_t line, unsigned k, duration now);
     void owner_answered(const line_record& h, bool data);
     void answer(std::uint64_t line, int agent, bool data, bool dirty);
     void grant_now(line_record& h);

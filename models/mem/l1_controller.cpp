@@ -225,6 +225,7 @@ mem_response l1_controller::perform(const op& o, duration done_at) {
     // (of every granule of the line, for DC ZVA).
     const std::uint64_t written = r.kind == mem_request::zero_line ? line_bytes : 1;
     auto wrote = [&] {
+        if (m_f.armed_monitors <= (c.mon.armed() ? 1u : 0u)) return;  // no other monitor to clear
         for (l1_cache* other : m_f.states)
             if (other != &c && other->mon.other_write(r.addr, written)) m_f.l1s[other->agent]->reservation_lost(line_of(r.addr));
     };

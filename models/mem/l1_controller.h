@@ -44,7 +44,9 @@ class l1_controller : public l1_port {
 public:
     l1_controller(fabric& f, unsigned agent, unsigned cluster, const std::string& core, const l1_params& l1,
                   const exclusive_params& ex)
-        : m_f(f), m_c(agent, cluster, core, l1, ex) {}
+        : m_f(f), m_c(agent, cluster, core, l1, ex) {
+        m_c.mon.tally_into(&f.armed_monitors);
+    }
 
     l1_cache& state() { return m_c; }
     const l1_cache& state() const override { return m_c; }

@@ -101,3 +101,36 @@ TEST(ExclusiveMonitor, GranuleIsConfigurable) {
     EXPECT_THROW(exclusive_monitor(48), std::invalid_argument);
     EXPECT_THROW(exclusive_monitor(4), std::invalid_argument);
 }
+
+// The shared count of armed monitors follows every way a monitor arms and
+// opens (a write asks the other cores' monitors only while it is above
+// zero, so a miscount would let a write leave a reservation standing).
+TEST(ExclusiveMonitor, TheSharedTallyCountsArmedMonitors) {
+    unsigned armed = 0;
+    exclusive_monitor a, b;
+    a.tally_into(&armed);
+    b.tally_into(&armed);
+    a.load_exclusive(0x1000);
+    EXPECT_EQ(armed, 1u);
+    a.load_exclusive(0x2000);  // re-armed elsewhere: still one
+    EXPECT_EQ(armed, 1u);
+    b.load_exclusive(0x2000);
+    EXPECT_EQ(armed, 2u);
+    EXPECT_FALSE(b.other_write(0x3000));  // another granule: no change
+    EXPECT_EQ(armed, 2u);
+    EXPECT_TRUE(b.other_write(0x2008));
+    EXPECT_EQ(armed, 1u);
+    EXPECT_FALSE(b.other_write(0x2008));  // already open: no change
+    EXPECT_FALSE(b.line_lost(0x2000, 64));
+    b.clrex();
+    EXPECT_EQ(armed, 1u);
+    EXPECT_TRUE(a.store_exclusive(0x2000));
+    EXPECT_EQ(armed, 0u);
+    EXPECT_FALSE(a.store_exclusive(0x2000));  // a failing STXR on an open monitor
+    EXPECT_EQ(armed, 0u);
+    b.load_exclusive(0x40);
+    EXPECT_TRUE(b.line_lost(0x40, 64));
+    a.load_exclusive(0x80);
+    a.clrex();
+    EXPECT_EQ(armed, 0u);
+}
