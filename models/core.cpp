@@ -418,10 +418,12 @@ void core::retire_stores() {
         if (p.active && p.store && p.answered) p.active = false, --m_loads_active, --m_stores_active;
 }
 
-core::pending_load& core::claim_slot(std::uint64_t line, const std::function<bool()>& busy) {
+template <class Busy>
+core::pending_load& core::claim_slot(std::uint64_t line, const Busy& busy) {
     sync();
-    for (const auto& p : m_loads)
-        if (p.active && p.line == line) wait_answered(p);  // one access per line in flight
+    if (m_loads_active != 0)
+        for (const auto& p : m_loads)
+            if (p.active && p.line == line) wait_answered(p);  // one access per line in flight
     retire_stores();  // frees slots, and store-buffer entries for busy()
     while (busy() || in_flight(false) >= memory_system::max_outstanding) {
         event_queue::wait(m_mem_done);

@@ -347,7 +347,8 @@ private:
     void store_buffered(std::uint64_t addr, std::uint64_t value, unsigned size);
     // A free slot for an access to `line`: waits for an access to the same line
     // in flight and, while `busy` holds, for any access to complete.
-    pending_load& claim_slot(std::uint64_t line, const std::function<bool()>& busy);
+    template <class Busy>
+    pending_load& claim_slot(std::uint64_t line, const Busy& busy);
     void wait_answered(const pending_load& p);
     mem_response m_resp;
     bool m_resp_ready = false;
