@@ -78,7 +78,7 @@ void home::drop_stale(line_record& h, std::uint64_t line, unsigned k) {
             m_clusters[i]->l2_drop(line);
         else
             m_dsus[i - n]->l3_drop(line);
-        h.shared.reset(i);  // (the bits are read from a copy of the word)
+        h.shared.erase(i);
         return false;
     });
 }
@@ -86,13 +86,13 @@ void home::drop_stale(line_record& h, std::uint64_t line, unsigned k) {
 // The cluster's L2, and its DSU's L3, now hold the line.
 void home::fill_shared(line_record& h, unsigned k, std::uint64_t line) {
     m_clusters[k]->l2_fill(line);
-    h.shared.set(k);
+    h.shared.insert(k);
     if (dsu_for(k)) fill_l3(h, k, line);
 }
 
 void home::fill_l3(line_record& h, unsigned k, std::uint64_t line) {
     dsu_for(k)->l3_fill(line);
-    h.shared.set(static_cast<unsigned>(m_clusters.size() + static_cast<std::size_t>(m_dsu_of[k])));
+    h.shared.insert(static_cast<unsigned>(m_clusters.size() + static_cast<std::size_t>(m_dsu_of[k])));
 }
 
 // Forwards a request from its SCU to the interconnect.

@@ -49,6 +49,7 @@
 #include "models/mem/dsu.h"
 #include "models/mem/fabric.h"
 #include "models/mem/interconnect.h"
+#include "sim/index_set.h"
 #include "sim/stats.h"
 #include "sim/units.h"
 
@@ -107,36 +108,18 @@ private:
             cluster_left = std::move(left), cluster_ready = std::move(ready);
         }
     };
-    // The shared caches that may hold a line, numbered clusters' L2s first,
-    // then DSUs' L3s: a bit is set when the home fills that cache and cleared
-    // when it drops the line there; a cache's own eviction leaves it set. A
-    // superset, so asking only those caches gets every answer that asking
-    // all of them would (a 28-way L2 that does not hold the line costs a
-    // scan of its set).
-    struct holder_bits {
-        std::vector<std::uint64_t> words;
-        void set(unsigned i) {
-            if (i / 64 >= words.size()) words.resize(i / 64 + 1);
-            words[i / 64] |= std::uint64_t{1} << (i % 64);
-        }
-        void reset(unsigned i) {
-            if (i / 64 < words.size()) words[i / 64] &= ~(std::uint64_t{1} << (i % 64));
-        }
-        // Whether f(i) is true for a set bit i, asked in ascending order up to the first.
-        template <class F>
-        bool any(const F& f) const {
-            for (std::size_t w = 0; w < words.size(); ++w)
-                for (std::uint64_t b = words[w]; b != 0; b &= b - 1)
-                    if (f(static_cast<unsigned>(w * 64 + static_cast<unsigned>(__builtin_ctzll(b))))) return true;
-            return false;
-        }
-    };
     // A line: the protocol's record and serving sequence, and the model's timing and counts.
     struct line_record : protocol::home_line {
         line_traffic traffic;
         transaction tx;
         std::vector<request_msg> waiting;
-        holder_bits shared;
+        // The shared caches that may hold the line, numbered clusters' L2s
+        // first, then DSUs' L3s: a member added when the home fills that
+        // cache and taken out when it drops the line there; a cache's own
+        // eviction leaves it in. A superset, so asking only these caches
+        // gets every answer that asking all of them would (a 28-way L2 that
+        // does not hold the line costs a scan of its set).
+        index_set shared;
     };
 
     // The line's record (created on first use); recent ones are remembered

@@ -98,10 +98,12 @@ duration mesh::route(duration t, unsigned from, unsigned to, unsigned flits) {
         c = start + m_p.hop_latency.n;
         at = next;
     };
-    while (at % w < to % w) cross(0, at + 1);
-    while (at % w > to % w) cross(1, at - 1);
-    while (at / w < to / w) cross(2, at + w);
-    while (at / w > to / w) cross(3, at - w);
+    // Along the row to the destination's column, then the column (XY routing).
+    const unsigned tx = to % w, ty = to / w;
+    for (unsigned x = from % w; x < tx; ++x) cross(0, at + 1);
+    for (unsigned x = from % w; x > tx; --x) cross(1, at - 1);
+    for (unsigned y = from / w; y < ty; ++y) cross(2, at + w);
+    for (unsigned y = from / w; y > ty; --y) cross(3, at - w);
     return m_clock->time_of(c);
 }
 
