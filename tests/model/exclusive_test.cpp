@@ -93,6 +93,28 @@ bool stxr_after_eviction(bool evict_clears) {
 TEST(ExclusiveInSystem, EvictionClearsWhenEnabled) { EXPECT_FALSE(stxr_after_eviction(true)); }
 TEST(ExclusiveInSystem, EvictionKeepsTheReservationWhenDisabled) { EXPECT_TRUE(stxr_after_eviction(false)); }
 
+// The reservation outlives its line (evict_clears false), so no snoop reaches
+// little.0 when big.0 writes A: only the write's own check of the other
+// cores' monitors clears it.
+TEST(ExclusiveInSystem, AnotherCoresStoreClearsAReservationWithoutItsLine) {
+    system_model sys(test_platform({"clusters.little.l1={size: 1KiB, ways: 1, hit_latency: 3cycles}",
+                                    "clusters.little.exclusive.evict_clears=false"}));
+    bool ok = true;
+    sys.find_core("little.0")->set_program([&](core& c) {
+        c.load_exclusive(A);
+        c.load(A + 1024);       // evicts A; the reservation stays
+        c.work(cycles{5'000});  // big.0 stores meanwhile
+        ok = c.store_exclusive(A, 1);
+    });
+    sys.find_core("big.0")->set_program([&](core& c) {
+        c.work(cycles{2'000});
+        c.store(A, 9);
+    });
+    run_for_fs(100 * us);
+    EXPECT_FALSE(ok);
+    EXPECT_EQ(sys.memory().peek(A, 8), 9u);
+}
+
 namespace {
 // little.0 reserves A and sleeps in WFE; 1 us later big.0 writes A.
 struct sleep_case {
