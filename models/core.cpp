@@ -179,21 +179,6 @@ core_params with_preset(core_params p, core_type type) {
 }
 }  // namespace
 
-cycles core::cost(insn_class c) const {
-    switch (c) {
-        case insn_class::alu: return *m_params.alu;
-        case insn_class::branch: return *m_params.branch;
-        case insn_class::hint: return *m_params.hint;
-        case insn_class::store: return buffers_stores() ? *m_params.alu : cycles{0};
-    }
-    return cycles{0};
-}
-
-void core::retire(insn_class c) {
-    if (c == insn_class::store && !buffers_stores()) return;  // the access took its time already
-    work(cost(c));
-}
-
 core::core(const sc_core::sc_module_name& name, std::string id, std::string cluster, unsigned index, core_type type,
            const clock_domain& clock, const core_params& params)
     : sc_module(name),
@@ -243,10 +228,6 @@ void core::run() {
     }
     sync();
     for (;;) wfe();  // a finished program idles
-}
-
-duration core::local_time() const {
-    return m_on_edge ? m_clock.time_of(m_k) : duration{kernel::now().fs + m_ahead.fs};
 }
 
 void core::set_local_time(duration t) {
@@ -359,26 +340,21 @@ void core::sleep_until(duration t) {
     event_queue::wait(m_resume);
 }
 
-void core::work(cycles n) {
-    // Counted in the core's own cycles: the time of an edge is needed only
-    // when something looks at it (edge_after(local_time(), n), without
-    // computing each edge on the way).
-    // A program that only computes must still let the others run: never get
-    // more than a microsecond ahead of the simulation. Edges up to m_safe_k
-    // are surely within it (each period at most the clock's longest), so
-    // only a step past it looks at the edge's time.
-    if (m_on_edge) {
-        m_k += n.n;
-        if (m_k <= m_safe_k) return;  // the common case: a few cycles on
-    }
+// A program that only computes must still let the others run: never get more
+// than a microsecond ahead of the simulation. Edges up to m_safe_k are surely
+// within it (each period at most the clock's longest), so only a step past it
+// looks at the edge's time.
+void core::work_from_time(cycles n) {
     const std::uint64_t limit = kernel::now().fs + max_ahead_fs, longest = m_clock.longest_period_fs();
-    if (!m_on_edge) {
-        const duration t = local_time();
-        m_k = m_clock.next_edge_cycle(t) + n.n, m_on_edge = true;
-        // That edge is less than one period after t.
-        m_safe_k = limit > t.fs + longest ? m_k - n.n + (limit - t.fs) / longest - 1 : 0;
-        if (m_k <= m_safe_k) return;
-    }
+    const duration t = local_time();
+    m_k = m_clock.next_edge_cycle(t) + n.n, m_on_edge = true;
+    // That edge is less than one period after t.
+    m_safe_k = limit > t.fs + longest ? m_k - n.n + (limit - t.fs) / longest - 1 : 0;
+    if (m_k > m_safe_k) past_safe_edges();
+}
+
+void core::past_safe_edges() {
+    const std::uint64_t limit = kernel::now().fs + max_ahead_fs, longest = m_clock.longest_period_fs();
     const std::uint64_t at = m_clock.time_of(m_k).fs;
     if (at > limit) return sync();
     m_safe_k = m_k + (limit - at) / longest;

@@ -272,9 +272,27 @@ public:
     void zero_line(std::uint64_t addr);
     void barrier();
     // An instruction of class `c` executed: the core's time moves on by its cost.
-    void retire(insn_class c);
-    cycles cost(insn_class c) const;
-    void work(cycles n);
+    void retire(insn_class c) {
+        if (c == insn_class::store && !buffers_stores()) return;  // the access took its time already
+        work(cost(c));
+    }
+    cycles cost(insn_class c) const {
+        switch (c) {
+            case insn_class::alu: return *m_params.alu;
+            case insn_class::branch: return *m_params.branch;
+            case insn_class::hint: return *m_params.hint;
+            case insn_class::store: return buffers_stores() ? *m_params.alu : cycles{0};
+        }
+        return cycles{0};
+    }
+    // Counted in the core's own cycles: the time of an edge is needed only
+    // when something looks at it (edge_after(local_time(), n), without
+    // computing each edge on the way).
+    void work(cycles n) {
+        if (!m_on_edge) return work_from_time(n);
+        m_k += n.n;
+        if (m_k > m_safe_k) past_safe_edges();  // the common case: a few cycles on, no more to do
+    }
     void wfe();
     void sev();
     void sevl() { m_event_register = true; }
@@ -282,7 +300,9 @@ public:
     // (an LDXR still outstanding would arm it again).
     void clrex();
     // The core's own notion of now: simulated time plus what it has run ahead.
-    duration local_time() const;
+    duration local_time() const {
+        return m_on_edge ? m_clock.time_of(m_k) : duration{kernel::now().fs + m_ahead.fs};
+    }
 
     // Time the core has spent asleep in WFE up to now.
     duration time_asleep() const;
@@ -298,6 +318,11 @@ private:
     // Waits (a kernel activation) until the model's time is `t`.
     void sleep_until(duration t);
     void take_due_interrupts();
+    // work() from a local time that is not an edge index yet.
+    void work_from_time(cycles n);
+    // work() stepped past m_safe_k: looks at the edge's time (a sync() when
+    // it is max_ahead past the simulation).
+    void past_safe_edges();
     // The local time is now `t` (not on an edge the core counted to).
     void set_local_time(duration t);
     mem_response access(const mem_request& r);

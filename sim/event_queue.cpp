@@ -60,7 +60,7 @@ void event_queue::arm() {
     m_event.notify(kernel::to_sc({next - sc_core::sc_get_curr_simcontext()->time_stamp().value()}));
 }
 
-void event_queue::run_time(std::uint64_t t) {
+inline void event_queue::run_time(std::uint64_t t) {
     for (;;) {
         while (!m_q.empty() && m_q.top().fs == t) {
             if (kernel::stopped()) return;  // nothing runs after a stop (kernel.h)

@@ -30,17 +30,17 @@ duration delivery::scu_to_home(unsigned k, std::uint64_t line, duration t) {
                         p.request_occupancy, p.request_latency);
 }
 
-duration delivery::snoop_to_scu(unsigned k, std::uint64_t line, duration t) {
+duration delivery::snoop_to_scu_input(unsigned k, std::uint64_t line, duration t) {
     const unsigned h = home_socket(line);
     const duration sent = m_ic.through(t, h, interconnect::channel::snoop, cycles{1}, m_ic.params().snoop_latency);
-    return m_clusters[k]->arrive(synchronized(cross(sent, k, h, false, false), 3, k, line));
+    return synchronized(cross(sent, k, h, false, false), 3, k, line);
 }
 
-duration delivery::home_to_scu(unsigned k, std::uint64_t line, duration t, bool data) {
+duration delivery::home_to_scu_input(unsigned k, std::uint64_t line, duration t, bool data) {
     const interconnect_params& p = m_ic.params();
     const unsigned h = home_socket(line);
     const duration sent = m_ic.through(t, h, interconnect::channel::data, data ? p.data_occupancy : cycles{1}, p.data_latency);
-    return m_clusters[k]->arrive(synchronized(cross(sent, k, h, false, data), 4, k, line));
+    return synchronized(cross(sent, k, h, false, data), 4, k, line);
 }
 
 duration delivery::answer_to_home(unsigned k, std::uint64_t line, duration t, bool data) {

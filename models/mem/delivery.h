@@ -53,15 +53,28 @@ public:
 
     // `n` cycles of cluster `k`'s clock after `t`'s next edge.
     duration in_cluster(unsigned k, duration t, cycles n) const { return m_clusters[k]->after(t, n); }
-    duration l1_to_scu(unsigned k, duration t) const { return in_cluster(k, t, m_clusters[k]->scu().request_latency); }
+    // `first` cycles of the L1's own (its lookup) from t's next edge, then
+    // the hop: one edge to compute (n cycles after an edge that is m cycles
+    // after t's next edge is m + n cycles after it).
+    duration l1_to_scu(unsigned k, duration t, cycles first = {}) const {
+        return in_cluster(k, t, cycles{first.n + m_clusters[k]->scu().request_latency.n});
+    }
     duration scu_to_l1(unsigned k, duration t) const { return in_cluster(k, t, m_clusters[k]->scu().snoop_latency); }
 
     // A request cluster `k`'s SCU forwards to the interconnect, at `t`.
     duration scu_to_home(unsigned k, std::uint64_t line, duration t);
     // A snoop from the interconnect to cluster `k`'s SCU.
-    duration snoop_to_scu(unsigned k, std::uint64_t line, duration t);
+    duration snoop_to_scu(unsigned k, std::uint64_t line, duration t) { return m_clusters[k]->arrive(snoop_to_scu_input(k, line, t)); }
     // A grant (with the line's data, or not) from the interconnect to `k`'s SCU.
-    duration home_to_scu(unsigned k, std::uint64_t line, duration t, bool data);
+    duration home_to_scu(unsigned k, std::uint64_t line, duration t, bool data) {
+        return m_clusters[k]->arrive(home_to_scu_input(k, line, t, data));
+    }
+    // The same two as the time they reach the SCU's input, which takes them
+    // at its next edge: a hop on from there (in_cluster, scu_to_l1) counts
+    // from that edge, so a caller that goes on at once needs no edge of its
+    // own (the same time, one edge fewer to compute).
+    duration snoop_to_scu_input(unsigned k, std::uint64_t line, duration t);
+    duration home_to_scu_input(unsigned k, std::uint64_t line, duration t, bool data);
     // An answer (snoop answer, unblock, data) from `k`'s SCU to the interconnect.
     duration answer_to_home(unsigned k, std::uint64_t line, duration t, bool data);
 

@@ -19,10 +19,7 @@ home::home(fabric& f, const std::vector<std::unique_ptr<cluster>>& clusters, std
 
 unsigned home::cluster_of(int agent) const { return m_f.states[static_cast<unsigned>(agent)]->cluster; }
 
-// The home serves a request for a line (one cell of its table): counted, and explained.
-void home::served(std::uint64_t line, hstate before, hevent ev, const home_cell& cell, const request_msg& m) {
-    ++m_f.counts.home[static_cast<std::size_t>(before)][static_cast<std::size_t>(ev)];
-    if (!m_f.explaining(line)) return;
+void home::explain_served(std::uint64_t line, hstate before, hevent ev, const home_cell& cell, const request_msg& m) {
     m_f.obs.explain->served();
     const l1_cache& c = *m_f.states[m.agent];
     const dsu* dd = dsu_for(cluster_of(static_cast<int>(m.agent)));
@@ -52,7 +49,7 @@ void home::arrive(request_msg m) {
         // line) and waits there, in the order it arrives there.
         dsu* d = m.at_ic || m.at_l3 || m.r >= request::PutS ? nullptr : dsu_for(cluster_of(static_cast<int>(m.agent)));
         if (d && d->is_mesh()) return to_home_node(m, *d, m.arrived);
-        h.waiting.push_back(m);
+        h.waiting.push(m, m_ic);
         return;
     }
     process(h, m);
@@ -255,7 +252,10 @@ void home::process(line_record& h, const request_msg& m) {
             if (!m_ic.snoops_cluster(j, tx.cluster_left[j] > 0, k, m.far)) continue;
             ++h.answers_left;
             ++m_ic.snoops;
-            const duration at = snoop_reaches(j, line, m.arrived, now);
+            // Through a mesh gateway the snoop needs its time at the SCU's
+            // edge; else the SCU's hop on counts from that edge itself.
+            dsu* g = gateway_mesh(j, line, false);
+            const duration at = snoop_reaches(j, line, m.arrived, now, g != nullptr);
             ++m_clusters[j]->interconnect_snoops;
             if (tx.cluster_left[j] == 0) {
                 // Nothing to see here: the SCU answers from its duplicate tags.
@@ -264,7 +264,6 @@ void home::process(line_record& h, const request_msg& m) {
                 m_f.q->at(back, rank(phase::response, j), [this, line] { answer(line, -1, false, false); });
                 continue;
             }
-            dsu* g = gateway_mesh(j, line, false);
             for (int a : t) {
                 if (cluster_of(a) != j) continue;
                 const snoop s = a == h.e.owner ? cell.to_owner : cell.to_sharers;
@@ -279,14 +278,19 @@ void home::process(line_record& h, const request_msg& m) {
 }
 
 // A snoop of a request that reached the interconnect at `arrived`, served at
-// `now`: when it reaches cluster j's SCU. With overlapped_lookup, a request
+// `now`: when it reaches cluster j's SCU (`at_edge`: the SCU's edge; else its
+// input, for a hop on that counts from that edge). With overlapped_lookup, a request
 // that waited had its snoops' lookup and trip done meanwhile: they arrive as
 // that trip would bring them, or as the line frees if that is later (the
 // line frees as it reaches its new owner: unblock_reaches).
-duration home::snoop_reaches(unsigned j, std::uint64_t line, duration arrived, duration now) {
+duration home::snoop_reaches(unsigned j, std::uint64_t line, duration arrived, duration now, bool at_edge) {
     delivery& net = *m_f.net;
-    if (!m_ic.params().overlapped_lookup) return net.snoop_to_scu(j, line, now);
-    const duration looked_up = net.snoop_to_scu(j, line, arrived);  // later than now unless it waited
+    auto reach = [&](duration t) {
+        const duration in = net.snoop_to_scu_input(j, line, t);
+        return at_edge ? m_clusters[j]->arrive(in) : in;
+    };
+    if (!m_ic.params().overlapped_lookup) return reach(now);
+    const duration looked_up = reach(arrived);  // later than now unless it waited
     return looked_up < now ? now : looked_up;
 }
 
@@ -305,7 +309,7 @@ duration home::memory_data(line_record& h, std::uint64_t line, unsigned k, durat
     ++m_clusters[from]->l2_hits;
     ++m_ic.transfers;
     ++h.traffic.cross_cluster;
-    const duration at = net.snoop_to_scu(from, line, now);
+    const duration at = net.snoop_to_scu_input(from, line, now);  // the L2's latency counts from the SCU's edge
     return net.answer_to_home(from, line, net.in_cluster(from, at, m_clusters[from]->l2_latency()), true);
 }
 
@@ -426,14 +430,7 @@ void home::unblock(std::uint64_t line) {
 void home::unblocked(std::uint64_t line) {
     line_record& h = record(line);
     if (!h.unblocked()) refused("unblock of an idle line", line);
-    while (h.phase == tstate::Idle && !h.waiting.empty()) {
-        auto best = h.waiting.begin();
-        for (auto it = h.waiting.begin(); it != h.waiting.end(); ++it)
-            if (m_ic.before(it->agent, it->arrived, best->agent, best->arrived)) best = it;
-        const request_msg m = *best;
-        h.waiting.erase(best);
-        process(h, m);
-    }
+    while (h.phase == tstate::Idle && !h.waiting.empty()) process(h, h.waiting.take(m_ic));
 }
 
 std::vector<line_traffic> home::traffic() const {

@@ -108,11 +108,54 @@ private:
             cluster_left = std::move(left), cluster_ready = std::move(ready);
         }
     };
+    // The requests waiting for a busy line. Where the interconnect's order of
+    // two waiting requests never changes while they wait (every arbiter but
+    // round robin, whose ties rotate with each request served), they are kept
+    // in that order, placed by a scan from the back (they mostly arrive in
+    // it) and taken from the front; otherwise the next is the first that no
+    // other goes before.
+    class waiting_requests {
+    public:
+        bool empty() const { return m_head == m_v.size(); }
+        std::size_t size() const { return m_v.size() - m_head; }
+        void push(const request_msg& m, const interconnect& ic) {
+            std::size_t i = m_v.size();
+            m_v.push_back(m);
+            if (!ic.order_fixed()) return;
+            while (i > m_head && ic.before(m.agent, m.arrived, m_v[i - 1].agent, m_v[i - 1].arrived)) {
+                m_v[i] = m_v[i - 1];
+                --i;
+            }
+            m_v[i] = m;
+        }
+        request_msg take(const interconnect& ic) {
+            std::size_t best = m_head;
+            if (!ic.order_fixed())
+                for (std::size_t i = m_head; i < m_v.size(); ++i)
+                    if (ic.before(m_v[i].agent, m_v[i].arrived, m_v[best].agent, m_v[best].arrived)) best = i;
+            const request_msg m = m_v[best];
+            if (best != m_head) {
+                m_v.erase(m_v.begin() + static_cast<std::ptrdiff_t>(best));
+            } else if (++m_head == m_v.size()) {
+                m_v.clear(), m_head = 0;
+            } else if (m_head >= 32 && 2 * m_head >= m_v.size()) {
+                // A line never idle (always a request waiting): drop the taken
+                // ones now and then, in amortized constant time.
+                m_v.erase(m_v.begin(), m_v.begin() + static_cast<std::ptrdiff_t>(m_head));
+                m_head = 0;
+            }
+            return m;
+        }
+
+    private:
+        std::vector<request_msg> m_v;
+        std::size_t m_head = 0;  // m_v[0, m_head) are taken
+    };
     // A line: the protocol's record and serving sequence, and the model's timing and counts.
     struct line_record : protocol::home_line {
         line_traffic traffic;
         transaction tx;
-        std::vector<request_msg> waiting;
+        waiting_requests waiting;
         // The shared caches that may hold the line, numbered clusters' L2s
         // first, then DSUs' L3s: a member added when the home fills that
         // cache and taken out when it drops the line there; a cache's own
@@ -136,8 +179,14 @@ private:
     void to_home_node(const request_msg& m, dsu& d, duration now);
     // The Unblock reached the point of serialisation: the line serves its next request.
     void unblocked(std::uint64_t line);
+    // The home serves a request for a line (one cell of its table): counted, and explained.
     void served(std::uint64_t line, protocol::hstate before, protocol::hevent ev, const protocol::home_cell& cell,
-                const request_msg& m);
+                const request_msg& m) {
+        ++m_f.counts.home[static_cast<std::size_t>(before)][static_cast<std::size_t>(ev)];
+        if (m_f.explaining(line)) explain_served(line, before, ev, cell, m);
+    }
+    void explain_served(std::uint64_t line, protocol::hstate before, protocol::hevent ev, const protocol::home_cell& cell,
+                        const request_msg& m);
     // A step of the line's serving sequence that the transaction table refused stops the run.
     [[noreturn]] void refused(const char* what, std::uint64_t line) const;
     unsigned cluster_of(int agent) const;
@@ -159,10 +208,11 @@ private:
     }
     dsu* crossing_mesh(unsigned k, std::uint64_t line, bool touch) const;
     // A message from the interconnect to `agent` of cluster k, sent at `t`:
-    // when it reaches the core's SCU.
+    // when it reaches the core's SCU, as a time whose next edge of the
+    // cluster's clock is the arrival (for scu_to_l1, which counts from it).
     duration from_interconnect(unsigned agent, unsigned k, std::uint64_t line, duration t, bool data) const {
-        const duration in = m_f.net->home_to_scu(k, line, t, data);
-        return m_gateways ? through_gateway(agent, k, line, in, data) : in;
+        const duration in = m_f.net->home_to_scu_input(k, line, t, data);
+        return m_gateways ? through_gateway(agent, k, line, m_clusters[k]->arrive(in), data) : in;
     }
     duration through_gateway(unsigned agent, unsigned k, std::uint64_t line, duration in, bool data) const;
     bool cached_outside(const line_record& h, std::uint64_t line, unsigned k) const;
@@ -171,7 +221,7 @@ private:
     // The L3 of cluster k's DSU now holds the line.
     void fill_l3(line_record& h, unsigned k, std::uint64_t line);
     void to_interconnect(const request_msg& m, unsigned k, duration now);
-    duration snoop_reaches(unsigned j, std::uint64_t line, duration arrived, duration now);
+    duration snoop_reaches(unsigned j, std::uint64_t line, duration arrived, duration now, bool at_edge);
     duration memory_data(line_record& h, std::uint64_t line, unsigned k, duration now);
     void owner_answered(const line_record& h, bool data);
     void answer(std::uint64_t line, int agent, bool data, bool dirty);

@@ -127,7 +127,7 @@ public:
         return m_clock.time_of(k + latency.n);
     }
     // A message that holds no channel: from the next edge, `latency` cycles.
-    duration through(duration t, cycles latency) const { return m_clock.edge_after(m_clock.next_edge(t), latency); }
+    duration through(duration t, cycles latency) const { return m_clock.edge_after(t, latency); }
 
     // Whether a request from cluster `k` served here snoops cluster `j`:
     // with a snoop filter, when `j` holds the line; broadcasting, every
@@ -146,6 +146,9 @@ public:
     void served(unsigned agent) {
         if (m_p.arbiter == arbitration::round_robin) m_rr_last = agent;
     }
+    // Whether the order of two requests (before()) stays the same while they
+    // wait: with every arbiter but round robin.
+    bool order_fixed() const { return m_p.arbiter != arbitration::round_robin; }
     // Whether a request from `a` that arrived at `ta` goes before one from `b` at `tb`.
     bool before(unsigned a, duration ta, unsigned b, duration tb) const {
         if (m_p.arbiter == arbitration::fixed_priority) return a < b;

@@ -71,7 +71,7 @@ void l1_controller::access(const mem_request& r, const access_done& done) {
             // until the home's snoops take it away.
             ++c.misses;
             request_msg m{c.agent, request::GetM, line, false,
-                          net.l1_to_scu(c.cluster, net.in_cluster(c.cluster, now, c.p.hit_latency))};
+                          net.l1_to_scu(c.cluster, now, c.p.hit_latency)};
             m.far = true;
             home_port* h = m_f.point;
             m_f.q->at(m.arrived, rank(phase::request, h->arbitration_key(c.agent)), [h, m] { h->arrive(m); });
@@ -122,7 +122,6 @@ void l1_controller::start(op& o, duration now) {
     o.waiting_for_way = false;
     const cevent ev = event_in(o, st);
     const cache_cell& cell = m_f.cache_cell(st, ev);
-    const duration lookup = m_f.net->in_cluster(c.cluster, now, c.p.hit_latency);
     if (cell.kind == outcome::stall) {
         if (m_f.explaining(line))
             m_f.explain(line, c.core + " " + op_name(o.req) + " finds " + name(st) + ": waits for the eviction");
@@ -136,7 +135,9 @@ void l1_controller::start(op& o, duration now) {
         const cache_cell& cell;
         cstate st;
         std::uint64_t line;
-        duration now, lookup;
+        duration now;
+        // The lookup's end: hit_latency cycles on.
+        duration lookup() const { return self.m_f.net->in_cluster(self.m_c.cluster, now, self.m_c.p.hit_latency); }
         void hit() {
             l1_cache& c = self.m_c;
             fabric& f = self.m_f;
@@ -146,7 +147,7 @@ void l1_controller::start(op& o, duration now) {
                 c.array.touch(*e);
             }
             f.check_line(line);
-            const mem_response resp = self.perform(o, lookup);
+            const mem_response resp = self.perform(o, lookup());
             if (f.explaining(line))
                 f.explain(line, c.core + " " + op_name(o.req) + " hits " + name(st) + " → " + name(cell.next) +
                                     (o.req.kind == mem_request::store_exclusive
@@ -169,12 +170,12 @@ void l1_controller::start(op& o, duration now) {
                 o.missed = true;
                 o.what = std::string(name(r)) + " " + hex(line);
                 f.trace_line(line);
-                if (f.obs.trace->traces_line(line)) o.flow = f.obs.trace->flow_start(cores_group, c.core + " memory", lookup);
+                if (f.obs.trace->traces_line(line)) o.flow = f.obs.trace->flow_start(cores_group, c.core + " memory", lookup());
             }
-            self.send_request(r, line, lookup);
+            self.send_request(r, line, now, c.p.hit_latency);  // after the lookup
         }
     };
-    execute(cell, core_access{{}, *this, o, cell, st, line, now, lookup});
+    execute(cell, core_access{{}, *this, o, cell, st, line, now});
 }
 
 cache_array<l1_line>::entry& l1_controller::fill_way(std::uint64_t line, duration now) {
@@ -298,9 +299,9 @@ mem_response l1_controller::perform(const op& o, duration done_at) {
     return out;
 }
 
-void l1_controller::send_request(request r, std::uint64_t line, duration t) {
+void l1_controller::send_request(request r, std::uint64_t line, duration t, cycles first) {
     l1_cache& c = m_c;
-    request_msg m{c.agent, r, line, false, m_f.net->l1_to_scu(c.cluster, t)};
+    request_msg m{c.agent, r, line, false, m_f.net->l1_to_scu(c.cluster, t, first)};
     const op* o = c.op_for(line);
     m.exclusive = r == request::Upg && o && o->req.kind == mem_request::store_exclusive;
     home_port* h = m_f.point;
@@ -448,8 +449,7 @@ void l1_controller::exclusive_failed(std::uint64_t line) {
     retry_way_waiters();  // the line's way is free
 }
 
-void l1_controller::retry_way_waiters() {
-    if (m_c.way_waiters.empty()) return;
+void l1_controller::restart_way_waiters() {
     std::vector<op*> waiting;
     waiting.swap(m_c.way_waiters);
     for (op* o : waiting) start(*o, kernel::now());

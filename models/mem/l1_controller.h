@@ -71,13 +71,18 @@ private:
     // The core's access as a cache event in state `st`.
     static protocol::cevent event_in(const op& o, protocol::cstate st);
     void start(op& o, duration now);
-    // Starts again the accesses that waited for a way.
-    void retry_way_waiters();
+    // Starts again the accesses that waited for a way (mostly none: inline).
+    void retry_way_waiters() {
+        if (!m_c.way_waiters.empty()) restart_way_waiters();
+    }
+    void restart_way_waiters();
     void finish(op& o, const mem_response& resp);
     cache_array<l1_line>::entry& fill_way(std::uint64_t line, duration now);
     void lose_reservation(std::uint64_t line);
     mem_response perform(const op& o, duration done_at);
-    void send_request(protocol::request r, std::uint64_t line, duration t);
+    // A request leaves for the SCU `first` cycles after t's next edge (the
+    // lookup's, for a miss), and reaches it scu.request_latency later.
+    void send_request(protocol::request r, std::uint64_t line, duration t, cycles first = {});
     void snoop_now(protocol::snoop s, std::uint64_t line);
     void l1_error(std::uint64_t line, protocol::cstate st, protocol::cevent ev) const;
 
