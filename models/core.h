@@ -291,7 +291,7 @@ public:
     void work(cycles n) {
         if (!m_on_edge) return work_from_time(n);
         m_k += n.n;
-        if (m_k > m_safe_k) past_safe_edges();  // the common case: a few cycles on, no more to do
+        if (m_k > m_safe_k) past_safe_edges();  // rare: the common case is a few cycles on, nothing more
     }
     void wfe();
     void sev();

@@ -63,16 +63,11 @@ public:
 
     // A request cluster `k`'s SCU forwards to the interconnect, at `t`.
     duration scu_to_home(unsigned k, std::uint64_t line, duration t);
-    // A snoop from the interconnect to cluster `k`'s SCU.
-    duration snoop_to_scu(unsigned k, std::uint64_t line, duration t) { return m_clusters[k]->arrive(snoop_to_scu_input(k, line, t)); }
-    // A grant (with the line's data, or not) from the interconnect to `k`'s SCU.
-    duration home_to_scu(unsigned k, std::uint64_t line, duration t, bool data) {
-        return m_clusters[k]->arrive(home_to_scu_input(k, line, t, data));
-    }
-    // The same two as the time they reach the SCU's input, which takes them
-    // at its next edge: a hop on from there (in_cluster, scu_to_l1) counts
-    // from that edge, so a caller that goes on at once needs no edge of its
-    // own (the same time, one edge fewer to compute).
+    // A snoop, and a grant (with the line's data, or not), from the
+    // interconnect to cluster `k`'s SCU: the time they reach its input. The
+    // SCU takes them at its next edge (cluster::arrive), and a hop on from
+    // there (in_cluster, scu_to_l1) counts from that edge itself, so a caller
+    // that goes on at once computes no edge of its own.
     duration snoop_to_scu_input(unsigned k, std::uint64_t line, duration t);
     duration home_to_scu_input(unsigned k, std::uint64_t line, duration t, bool data);
     // An answer (snoop answer, unblock, data) from `k`'s SCU to the interconnect.

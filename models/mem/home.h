@@ -129,14 +129,16 @@ private:
             m_v[i] = m;
         }
         request_msg take(const interconnect& ic) {
-            std::size_t best = m_head;
-            if (!ic.order_fixed())
-                for (std::size_t i = m_head; i < m_v.size(); ++i)
-                    if (ic.before(m_v[i].agent, m_v[i].arrived, m_v[best].agent, m_v[best].arrived)) best = i;
-            const request_msg m = m_v[best];
-            if (best != m_head) {
-                m_v.erase(m_v.begin() + static_cast<std::ptrdiff_t>(best));
-            } else if (++m_head == m_v.size()) {
+            if (!ic.order_fixed()) {  // (m_head stays 0)
+                auto best = m_v.begin();
+                for (auto it = m_v.begin(); it != m_v.end(); ++it)
+                    if (ic.before(it->agent, it->arrived, best->agent, best->arrived)) best = it;
+                const request_msg m = *best;
+                m_v.erase(best);
+                return m;
+            }
+            const request_msg m = m_v[m_head];
+            if (++m_head == m_v.size()) {
                 m_v.clear(), m_head = 0;
             } else if (m_head >= 32 && 2 * m_head >= m_v.size()) {
                 // A line never idle (always a request waiting): drop the taken

@@ -257,11 +257,11 @@ TEST_F(Routes, ARequestToTheHomeOnTheOtherSocketCrossesTheLink) {
 
 TEST_F(Routes, GrantsAndSnoopsComeBackThroughTheirChannels) {
     // Data grant: data channel from 10 ns, 4 cycles = 18 ns, no crossing, next 1 GHz edge.
-    EXPECT_EQ(net->home_to_scu(0, 0x0, at_ns(10), true).fs, 18 * ns);
+    EXPECT_EQ(clusters[0]->arrive(net->home_to_scu_input(0, 0x0, at_ns(10), true)).fs, 18 * ns);
     // The data channel is now busy until 10 + 4 x 2 = 18 ns: the next grant starts there.
-    EXPECT_EQ(net->home_to_scu(0, 0x0, at_ns(10), false).fs, 26 * ns);
+    EXPECT_EQ(clusters[0]->arrive(net->home_to_scu_input(0, 0x0, at_ns(10), false)).fs, 26 * ns);
     // A snoop to cluster 1 for a line on socket 0: snoop channel 10 -> 18 ns, link -> 118 ns.
-    EXPECT_EQ(net->snoop_to_scu(1, 0x0, at_ns(10)).fs, 118 * ns);
+    EXPECT_EQ(clusters[1]->arrive(net->snoop_to_scu_input(1, 0x0, at_ns(10))).fs, 118 * ns);
 }
 
 TEST_F(Routes, AnswersHoldTheDataChannelOnlyWithData) {
