@@ -51,10 +51,18 @@ public:
     // time `when` (not before now).
     template <class F>
     void at(duration when, std::uint64_t rank, const F& f) {
+        at(when, rank, m_seq++, f);
+    }
+    // A place in the same-time order, taken now for an action that may be
+    // scheduled later (or never): at(when, rank, order, f) then runs it
+    // where it would have run had it been scheduled now.
+    std::uint64_t reserve_order() { return m_seq++; }
+    template <class F>
+    void at(duration when, std::uint64_t rank, std::uint64_t order, const F& f) {
         if constexpr (std::is_same_v<F, action>)
-            place(when, rank) = f;
+            place(when, rank, order) = f;
         else
-            place(when, rank).set(f);
+            place(when, rank, order).set(f);
     }
     std::size_t pending() const { return m_q.size(); }
 
@@ -115,7 +123,7 @@ private:
     // make another runnable, and fire() need not ask the kernel after each.
     void start_of_simulation() override;
     // A new action's place in the pool, its key queued (the caller fills it).
-    action& place(duration when, std::uint64_t rank) {
+    action& place(duration when, std::uint64_t rank, std::uint64_t seq) {
         if (when.fs < kernel::now().fs) past();
         std::uint32_t slot;
         if (m_free.empty()) {
@@ -125,7 +133,7 @@ private:
             slot = m_free.back();
             m_free.pop_back();
         }
-        m_q.push({when.fs, rank, m_seq++, slot});
+        m_q.push({when.fs, rank, seq, slot});
         if (!m_firing) arm();
         return m_actions[slot];
     }

@@ -66,12 +66,13 @@ public:
     virtual void arrive(request_msg m) = 0;
     // An L1 of cluster `k` answered a snoop for `line`.
     virtual void snoop_answered(unsigned k, unsigned agent, std::uint64_t line, bool data, bool dirty) = 0;
-    // The requester's Unblock.
+    // The requester's Unblock reaches the home's side.
     virtual void unblock(std::uint64_t line) = 0;
-    // The requester's Unblock for `line`, leaving its cluster's SCU at `at`:
-    // when it reaches the home's side (across the interconnect, and a mesh's
-    // way to its gateway, when the transaction is served there).
-    virtual duration unblock_reaches(unsigned agent, unsigned k, std::uint64_t line, duration at) = 0;
+    // The requester `agent` of cluster `k` sends its Unblock for `line`,
+    // leaving its SCU at `left`: unblock() runs when it reaches the home's
+    // side (across the interconnect, and a mesh's way to its gateway, when
+    // the transaction is served there), as an action of phase::response.
+    virtual void send_unblock(unsigned agent, unsigned k, std::uint64_t line, duration left) = 0;
     virtual void count_snoop(std::uint64_t line) = 0;
     // The order of simultaneous requests from different cores.
     virtual std::uint64_t arbitration_key(unsigned agent) const = 0;

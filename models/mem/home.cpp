@@ -43,6 +43,7 @@ void home::arrive(request_msg m) {
     }
     m.arrived = kernel::now();
     line_record& h = record(m.line);
+    if (h.kept.on) meet_kept_unblock(h, m.line);
     if (h.busy()) {
         // On a mesh a request for a busy line goes on to the home node (its
         // own L2 cannot serve it while another core's transaction holds the
@@ -121,6 +122,28 @@ duration home::unblock_reaches(unsigned agent, unsigned k, std::uint64_t line, d
     if (!record(line).tx.global || m_ic.params().overlapped_lookup) return at;
     if (dsu* g = gateway_mesh(k, line, false)) at = g->core_to_gateway(agent, at, false);
     return m_f.net->answer_to_home(k, line, at, false);
+}
+
+void home::send_unblock(unsigned agent, unsigned k, std::uint64_t line, duration left) {
+    line_record& h = record(line);
+    const duration at = unblock_reaches(agent, k, line, left);
+    const std::uint64_t order = rank(phase::response, agent);
+    const request_msg& r = h.tx.req;
+    // On a mesh the Unblock goes on to the home node (unblock()); a line with
+    // requests waiting serves the next when it lands: both as actions.
+    if ((!h.tx.global && r.at_l3 && !r.far) || !h.waiting.empty()) {
+        m_f.q->at(at, order, [this, line] { unblock(line); });
+        return;
+    }
+    h.kept = {true, at, order, m_f.q->reserve_order()};
+}
+
+void home::meet_kept_unblock(line_record& h, std::uint64_t line) {
+    h.kept.on = false;
+    // Every request arrives in phase::request, after the responses of its
+    // time: an Unblock due now has landed.
+    if (!(kernel::now() < h.kept.at)) return unblocked(line);
+    m_f.q->at(h.kept.at, h.kept.rank, h.kept.order, [this, line] { unblock(line); });
 }
 
 // Sends a request from its core's crosspoint to its line's home node on the mesh.
@@ -449,7 +472,8 @@ std::string home::describe(std::uint64_t line) const {
     if (it == m_lines.end()) return "the home has never seen it";
     const line_record& h = it->second;
     std::ostringstream os;
-    os << "the home has it in " << name(h.e.state) << (h.phase == tstate::Idle ? ", idle" : ", busy") << ", owner " << h.e.owner << ", "
+    const bool landed = h.kept.on && !(kernel::now() < h.kept.at);  // an Unblock kept (send_unblock) counts from its time
+    os << "the home has it in " << name(h.e.state) << (h.phase == tstate::Idle || landed ? ", idle" : ", busy") << ", owner " << h.e.owner << ", "
        << h.e.sharers.size() << " sharers, " << h.waiting.size() << " requests waiting";
     return os.str();
 }

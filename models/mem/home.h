@@ -80,8 +80,12 @@ public:
     void snoop_answered(unsigned k, unsigned agent, std::uint64_t line, bool data, bool dirty) override;
     // The requester's Unblock: the line serves its next request.
     void unblock(std::uint64_t line) override;
-    // The line's current transaction is served at the interconnect.
-    duration unblock_reaches(unsigned agent, unsigned k, std::uint64_t line, duration at) override;
+    // An Unblock that finds no request waiting for its line is not scheduled
+    // but kept in the line's record, with its place in the same-time order:
+    // the next request to reach the line lets it land first if its time has
+    // come, and else schedules it in that place (so it runs exactly as it
+    // would have). Most lines' Unblocks cost no action.
+    void send_unblock(unsigned agent, unsigned k, std::uint64_t line, duration left) override;
     void count_snoop(std::uint64_t line) override { ++record(line).traffic.snoops; }
     std::uint64_t arbitration_key(unsigned agent) const override { return m_ic.arbitration_key(agent); }
 
@@ -165,6 +169,12 @@ private:
         // gets every answer that asking all of them would (a 28-way L2 that
         // does not hold the line costs a scan of its set).
         index_set shared;
+        // An Unblock on its way that no action carries yet (send_unblock).
+        struct kept_unblock {
+            bool on = false;
+            duration at;
+            std::uint64_t rank = 0, order = 0;
+        } kept;
     };
 
     // The line's record (created on first use); recent ones are remembered
@@ -178,6 +188,11 @@ private:
         return r;
     }
     void process(line_record& h, const request_msg& m);
+    // A request meets the line: its kept Unblock lands now if it is due, or
+    // is scheduled in its place.
+    void meet_kept_unblock(line_record& h, std::uint64_t line);
+    // When the requester's Unblock, leaving its SCU at `at`, reaches the home's side.
+    duration unblock_reaches(unsigned agent, unsigned k, std::uint64_t line, duration at);
     void to_home_node(const request_msg& m, dsu& d, duration now);
     // The Unblock reached the point of serialisation: the line serves its next request.
     void unblocked(std::uint64_t line);

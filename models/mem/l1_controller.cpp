@@ -386,8 +386,7 @@ void l1_controller::grant(protocol::grant g, std::uint64_t line) {
             const l1_cache& c = self.m_c;
             fabric& f = self.m_f;
             home_port* h = f.point;
-            const duration at = h->unblock_reaches(c.agent, c.cluster, line, f.net->l1_to_scu(c.cluster, kernel::now()));
-            f.q->at(at, rank(phase::response, c.agent), [h, l = line] { h->unblock(l); });
+            h->send_unblock(c.agent, c.cluster, line, f.net->l1_to_scu(c.cluster, kernel::now()));
         }
     };
     execute(cell, granted{{}, *this, line});

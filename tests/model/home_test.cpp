@@ -121,3 +121,53 @@ TEST(Home, AStoreExclusiveUpgradeFromACoreThatLostItsCopyFails) {
     EXPECT_EQ(t.core0.got[0].at.fs, 204 * ns);  // straight back from the SCU: 4 cycles
     EXPECT_TRUE(t.core1.got.size() == 1u);     // core 1 was not snooped
 }
+
+// An Unblock with no request waiting for its line is kept in the line's
+// record, not scheduled (home::send_unblock); it must act exactly as the
+// scheduled one would. Core 0's GetM is granted at 120 ns (above); its
+// Unblock leaves the SCU at 125 ns and, the transaction being served at the
+// interconnect, crosses it: the next interconnect edge (126 ns) plus the
+// response latency, 4 cycles of 2 ns: it lands at 134 ns.
+TEST(Home, AKeptUnblockCostsNoActionAndLandsBeforeTheNextRequest) {
+    home_under_test t;
+    t.request_at(0, 0, request::GetM, A);
+    std::size_t before = 0, after = 0;
+    std::string busy_at_130, idle_at_134;
+    t.q.at(at_ns(125), 0, [&] {
+        before = t.q.pending();
+        t.h.send_unblock(0, 0, A, kernel::now());
+        after = t.q.pending();
+    });
+    t.q.at(at_ns(130), 0, [&] { busy_at_130 = t.h.describe(A); });
+    t.q.at(at_ns(134), 0, [&] { idle_at_134 = t.h.describe(A); });
+    t.request_at(140, 1, request::GetS, A);  // after the landing: served at once
+    t.run_until(300);
+    EXPECT_EQ(after, before);  // nothing scheduled
+    EXPECT_NE(busy_at_130.find(", busy"), std::string::npos) << busy_at_130;
+    EXPECT_NE(idle_at_134.find(", idle"), std::string::npos) << idle_at_134;
+    // Served at 140 ns inside the cluster: Fwd_GetS to core 0 at 144, its
+    // answer at the SCU at 146, the grant at 150 ns.
+    ASSERT_EQ(t.core0.got.size(), 2u);
+    EXPECT_EQ(t.core0.got[1].what, "Fwd_GetS");
+    EXPECT_EQ(t.core0.got[1].at.fs, 144 * ns);
+    ASSERT_EQ(t.core1.got.size(), 1u);
+    EXPECT_EQ(t.core1.got[0].at.fs, 150 * ns);
+}
+
+// A request that meets the line before its kept Unblock lands waits for it,
+// and is served at the landing time, 134 ns, as with a scheduled Unblock:
+// Fwd_GetS at 138, the answer at 140, the grant at 144 ns. A second request
+// after the first's transaction opened waits for its Unblock in turn.
+TEST(Home, ARequestBeforeAKeptUnblockLandsIsServedWhenItLands) {
+    home_under_test t;
+    t.request_at(0, 0, request::GetM, A);
+    t.q.at(at_ns(125), 0, [&] { t.h.send_unblock(0, 0, A, kernel::now()); });
+    t.request_at(130, 1, request::GetS, A);
+    t.run_until(300);
+    ASSERT_EQ(t.core0.got.size(), 2u);
+    EXPECT_EQ(t.core0.got[1].what, "Fwd_GetS");
+    EXPECT_EQ(t.core0.got[1].at.fs, 138 * ns);
+    ASSERT_EQ(t.core1.got.size(), 1u);
+    EXPECT_EQ(t.core1.got[0].what, "Data_S");
+    EXPECT_EQ(t.core1.got[0].at.fs, 144 * ns);
+}

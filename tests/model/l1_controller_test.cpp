@@ -28,7 +28,9 @@ struct mock_home : home_port {
         got.push_back({"answer", kernel::now(), data, dirty});
     }
     void unblock(std::uint64_t) override { got.push_back({"unblock", kernel::now()}); }
-    duration unblock_reaches(unsigned, unsigned, std::uint64_t, duration at) override { return at; }
+    void send_unblock(unsigned agent, unsigned, std::uint64_t line, duration left) override {
+        kernel::queue().at(left, rank(phase::response, agent), [this, line] { unblock(line); });
+    }
     void count_snoop(std::uint64_t) override {}
     std::uint64_t arbitration_key(unsigned agent) const override { return agent; }
 };
