@@ -28,6 +28,7 @@ void event_queue::start_of_simulation() {
     // Processes spawned later (sc_spawn) would not be counted: cohsim spawns
     // none, and a test that does has its own SC_THREADs too.
     m_alone = count_processes(sc_core::sc_get_top_level_objects()) == 1;
+    kernel::set_alone(m_alone);
 }
 
 void event_queue::past() { throw std::logic_error("event_queue: action scheduled in the past"); }
@@ -88,6 +89,7 @@ inline void event_queue::run_time(std::uint64_t t) {
 
 void event_queue::fire() {
     kernel::count_event();
+    kernel::catch_up();  // SystemC's time moved to this activation's
     m_armed_fs = ~std::uint64_t{0};
     m_firing = true;
     struct done_firing {

@@ -10,6 +10,7 @@ bool stopped = false;
 bool exact = false;
 std::uint64_t slice_end_fs = 0;
 std::uint64_t events = 0, switches = 0, actions = 0;
+bool alone = false;
 }
 namespace {
 std::uint64_t g_stop_fs = 0;
@@ -35,12 +36,17 @@ duration horizon() {
 }
 
 void set_exact(bool on) { detail::exact = on; }
+void set_alone(bool on) {
+    catch_up();
+    detail::alone = on;
+}
 
 void run(duration d, duration run_end) {
     const std::uint64_t sc = sc_core::sc_time_stamp().value();
     detail::slice_end_fs = sc + d.fs;
     g_run_end_fs = std::max(detail::slice_end_fs, run_end.fs);
     sc_core::sc_start(to_sc(d));
+    catch_up();  // the kernel's time is at the slice's end (or the pause)
 }
 
 void stop(duration at) {

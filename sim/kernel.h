@@ -31,6 +31,10 @@ extern bool exact;                   // read on every action the event queue run
 extern bool stopped;                 // read on every action the event queue runs
 extern std::uint64_t slice_end_fs;   // read on every time the event queue runs
 extern std::uint64_t events, switches, actions;
+// The event queue is the only SystemC process (event_queue.h): SystemC's time
+// moves only when it is activated, or when a run's sc_start ends, and both
+// bring model_now_fs up to it (catch_up), so now() is model_now_fs alone.
+extern bool alone;
 [[noreturn]] void went_back();
 }  // namespace detail
 
@@ -40,12 +44,22 @@ void init();
 inline sc_core::sc_time to_sc(duration d) { return sc_core::sc_time::from_value(d.fs); }
 
 // The model's clock: SystemC's time, or later while a process runs ahead.
-inline duration now() {
-    const std::uint64_t sc = sc_core::sc_get_curr_simcontext()->time_stamp().value();  // inline, unlike sc_time_stamp()
-    return {detail::model_now_fs > sc ? detail::model_now_fs : sc};
-}
 // SystemC's own time (sc_time_stamp), never ahead of now().
 inline duration kernel_time() { return {sc_core::sc_get_curr_simcontext()->time_stamp().value()}; }
+inline duration now() {
+    if (detail::alone) return {detail::model_now_fs};
+    const std::uint64_t sc = kernel_time().fs;  // inline, unlike sc_time_stamp()
+    return {detail::model_now_fs > sc ? detail::model_now_fs : sc};
+}
+// SystemC's time has moved (an activation, the end of an sc_start): the
+// model's clock is at least there. (now() without `alone` takes the later of
+// the two itself.)
+inline void catch_up() {
+    const std::uint64_t sc = kernel_time().fs;
+    if (detail::model_now_fs < sc) detail::model_now_fs = sc;
+}
+// From the event queue as the simulation starts: it is the only process.
+void set_alone(bool on);
 // The model's clock moves on to `t` (not earlier than now()).
 inline void advance_to(duration t) {
     if (t.fs < now().fs) detail::went_back();

@@ -195,8 +195,11 @@ void home::process(line_record& h, const request_msg& m) {
         return;
     }
     const auto t = h.e.targets(cell, m.far ? -1 : static_cast<int>(agent));
-    const bool in_l2 = cl.l2_holds(line);
-    const bool in_l3 = d && d->l3_holds(line);
+    // Whether the cluster's L2 and its DSU's L3 hold the line, asked only
+    // where the answer is used (each scans a set; a request on its way to the
+    // interconnect needs neither). drop_stale() below leaves both as they are.
+    const auto in_l2 = [&] { return cl.l2_holds(line); };
+    const auto in_l3 = [&] { return d && d->l3_holds(line); };
     // A far atomic stays in the domain when its DSU performs atomics at the L3.
     const bool far_at_l3 = m.far && atomics_dsu(k);
     if (!m.at_ic) {
@@ -208,7 +211,7 @@ void home::process(line_record& h, const request_msg& m) {
         // a mesh's home node knows from its snoop filter, for the lines of
         // its own socket. (Every request but a MakeU reads at I.)
         if (cell.mem_read || (h.e.state == hstate::I && (!on_mesh || net.touch(k, line) != net.socket_of(k))))
-            local = local && (in_l2 || in_l3);
+            local = local && (in_l2() || in_l3());
         if (m.r != request::GetS) local = local && !cached_outside(h, line, k);
         if (!local) return to_interconnect(m, k, now);
     }
@@ -232,19 +235,19 @@ void home::process(line_record& h, const request_msg& m) {
             // At the L3: its access is the atomic's read (the L3's copy, or
             // the cluster's, as the L3 fetches it; or the owner's answer,
             // which may come later: answer()).
-            if (cell.mem_read) ++(in_l3 ? d->l3_hits : cl.l2_hits);
+            if (cell.mem_read) ++(in_l3() ? d->l3_hits : cl.l2_hits);
             tx.ready = d->l3_data(now);
         } else if (on_mesh && m.at_l3) {
             // At the home node: the SLC slice's data, or the grant alone,
             // travels back to the requester (with snoops, the answers time it).
             if (cell.mem_read) {
-                ++(in_l3 ? d->l3_hits : cl.l2_hits);
+                ++(in_l3() ? d->l3_hits : cl.l2_hits);
                 tx.ready = d->from_home(agent, line, d->l3_data(now), true);
             } else if (t.empty()) {
                 tx.ready = d->from_home(agent, line, now, false);
             }
         } else if (cell.mem_read) {
-            if (in_l2) {
+            if (in_l2()) {
                 ++cl.l2_hits;
                 tx.ready = net.in_cluster(k, now, cl.l2_latency());
             } else {

@@ -124,6 +124,11 @@ public:
 
     cstate state_of(std::uint64_t line) const {
         if (auto* e = array.find(line)) return e->payload.st;
+        return evicting_state(line);
+    }
+    // The state of a line that has no way in the array: in the writeback
+    // buffer, or I.
+    cstate evicting_state(std::uint64_t line) const {
         if (wb.empty()) return cstate::I;
         auto it = wb.find(line);
         return it == wb.end() ? cstate::I : it->second;

@@ -106,8 +106,9 @@ void l1_controller::finish(op& o, const mem_response& resp) {
 void l1_controller::start(op& o, duration now) {
     l1_cache& c = m_c;
     const std::uint64_t line = line_of(o.req.addr);
-    cstate st = c.state_of(line);
-    if (st == cstate::I && !c.array.find(line) && !c.array.victim(line, [](const auto& e) { return is_stable(e.payload.st); })) {
+    auto* const way = c.array.find(line);  // the line's way, looked up once (nothing below moves it before it is used)
+    const cstate st = way ? way->payload.st : c.evicting_state(line);
+    if (!way && st == cstate::I && !c.array.victim(line, [](const auto& e) { return is_stable(e.payload.st); })) {
         // Every way of the set waits for its own miss: wait for one to complete.
         if (!o.waiting_for_way) {
             o.waiting_for_way = true;
@@ -134,6 +135,7 @@ void l1_controller::start(op& o, duration now) {
         op& o;
         const cache_cell& cell;
         cstate st;
+        cache_array<l1_line>::entry* way;  // null: the line has none yet
         std::uint64_t line;
         duration now;
         // The lookup's end: hit_latency cycles on.
@@ -142,9 +144,9 @@ void l1_controller::start(op& o, duration now) {
             l1_cache& c = self.m_c;
             fabric& f = self.m_f;
             ++c.hits;
-            if (auto* e = c.array.find(line)) {
-                e->payload.st = cell.next;
-                c.array.touch(*e);
+            if (way) {
+                way->payload.st = cell.next;
+                c.array.touch(*way);
             }
             f.check_line(line);
             const mem_response resp = self.perform(o, lookup());
@@ -160,8 +162,7 @@ void l1_controller::start(op& o, duration now) {
             fabric& f = self.m_f;
             ++c.misses;
             if (r == request::Upg) ++c.upgrades;
-            auto* e = c.array.find(line);
-            if (!e) e = &self.fill_way(line, now);
+            auto* e = way ? way : &self.fill_way(line, now);
             e->payload.st = cell.next;
             if (f.explaining(line))
                 f.explain(line, c.core + " " + op_name(o.req) + " misses in " + name(st) + " → " + name(cell.next) +
@@ -175,7 +176,7 @@ void l1_controller::start(op& o, duration now) {
             self.send_request(r, line, now, c.p.hit_latency);  // after the lookup
         }
     };
-    execute(cell, core_access{{}, *this, o, cell, st, line, now});
+    execute(cell, core_access{{}, *this, o, cell, st, way, line, now});
 }
 
 cache_array<l1_line>::entry& l1_controller::fill_way(std::uint64_t line, duration now) {
