@@ -123,7 +123,7 @@ private:
     // make another runnable, and fire() need not ask the kernel after each.
     void start_of_simulation() override;
     // A new action's place in the pool, its key queued (the caller fills it).
-    action& place(duration when, std::uint64_t rank, std::uint64_t seq) {
+    __attribute__((always_inline)) action& place(duration when, std::uint64_t rank, std::uint64_t seq) {
         if (when.fs < kernel::now().fs) past();
         std::uint32_t slot;
         if (m_free.empty()) {
