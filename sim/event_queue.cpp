@@ -101,14 +101,15 @@ void event_queue::fire() {
     const std::uint64_t real = sc_core::sc_get_curr_simcontext()->time_stamp().value();
     // The processes started (the activation at time 0), and the actions due now.
     if (!m_ready.empty() || (!m_q.empty() && m_q.top().fs == real)) run_time(kernel::now().fs);
+    // The next times' actions now, while nothing could run before them: up
+    // to SystemC's next activity and the end of the slice (back to the kernel
+    // there: progress, Ctrl-C); none in exact timing. Both stay as they are
+    // while this activation runs.
+    const std::uint64_t limit = kernel::exact() ? 0 : std::min(m_outside.fs, kernel::slice_end().fs);
     while (!m_q.empty()) {
         const std::uint64_t t = m_q.top().fs;
-        // The next time's actions now, if nothing could run before them (and
-        // back to the kernel at the end of its slice: progress, Ctrl-C).
         // A SystemC process an action made runnable runs first.
-        if (kernel::stopped() || kernel::exact() || !(t < m_outside.fs) || !(t < kernel::slice_end().fs) ||
-            (!m_alone && sc_core::sc_pending_activity_at_current_time()))
-            break;
+        if (kernel::stopped() || !(t < limit) || (!m_alone && sc_core::sc_pending_activity_at_current_time())) break;
         kernel::advance_to({t});
         run_time(t);
     }
