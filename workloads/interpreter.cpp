@@ -233,15 +233,20 @@ void interpreter::feature_fault(const insn& i, const std::string& feature, const
 
 void interpreter::run_program() {
     std::size_t pc = m_entry;
+    // The program never changes while it runs: its code and the checks
+    // worked out for it, read through locals (not reloaded after every call).
+    const insn* const code = m_prog.code.data();
+    const std::size_t n = m_prog.code.size();
+    const std::uint8_t* const checks_of = m_checks.data();
     for (;;) {
         // Past the last instruction: a function without its ret, or a program
         // without its halt. Real code would run on into whatever follows.
-        if (pc >= m_prog.code.size()) {
-            if (m_prog.code.empty()) return;
-            fault(m_prog.code.back(), "execution ran past the last instruction of the program (a function "
-                                      "missing its ret, or a program missing its halt)");
+        if (pc >= n) {
+            if (n == 0) return;
+            fault(code[n - 1], "execution ran past the last instruction of the program (a function "
+                               "missing its ret, or a program missing its halt)");
         }
-        const insn& i = m_prog.code[pc];
+        const insn& i = code[pc];
         // Every 4096 instructions (a count, so the same in every timing mode):
         // a lock no core takes any more stops the run (mutex_checker); a loop
         // whose instructions all cost nothing would never let simulated time
@@ -263,7 +268,7 @@ void interpreter::run_program() {
             if (i.o == op::bl || i.o == op::blr || i.o == op::ret) use(30);
             if (i.o == op::casp) use(i.rs + 1);
         }
-        const std::uint8_t checks = m_checks[pc];
+        const std::uint8_t checks = checks_of[pc];
         if (checks & check_before) checks_before(i);
         std::size_t next = pc + 1;
         const unsigned bits = i.wide ? 64 : 32;
