@@ -43,9 +43,9 @@ void init();
 
 inline sc_core::sc_time to_sc(duration d) { return sc_core::sc_time::from_value(d.fs); }
 
-// The model's clock: SystemC's time, or later while a process runs ahead.
 // SystemC's own time (sc_time_stamp), never ahead of now().
 inline duration kernel_time() { return {sc_core::sc_get_curr_simcontext()->time_stamp().value()}; }
+// The model's clock: SystemC's time, or later while a process runs ahead.
 inline duration now() {
     if (detail::alone) return {detail::model_now_fs};
     const std::uint64_t sc = kernel_time().fs;  // inline, unlike sc_time_stamp()

@@ -84,7 +84,7 @@ public:
     // but kept in the line's record, with its place in the same-time order:
     // the next request to reach the line lets it land first if its time has
     // come, and else schedules it in that place (so it runs exactly as it
-    // would have). Most lines' Unblocks cost no action.
+    // would have). An Unblock that no request queues behind costs no action.
     void send_unblock(unsigned agent, unsigned k, std::uint64_t line, duration left) override;
     void count_snoop(std::uint64_t line) override { ++record(line).traffic.snoops; }
     std::uint64_t arbitration_key(unsigned agent) const override { return m_ic.arbitration_key(agent); }
