@@ -177,23 +177,24 @@ std::uint64_t clock_domain::spread_next_edge_cycle(duration t) const {
         std::uint64_t lo = m_ssc_k + (gap + m_longest_period - 1) / m_longest_period;
         std::uint64_t hi = m_ssc_k + (gap + m_period_fs - 1) / m_period_fs;
         std::uint64_t hi_t = 0;  // time_of(hi), once computed
-        std::uint64_t below = 0, below_t = 0;  // the last edge found before t, and its time
+        std::uint64_t below_t = 0;  // the time of the last edge found before t
         while (lo < hi) {
             const std::uint64_t mid = lo + (hi - lo) / 2;
             const std::uint64_t at = time_of(mid).fs;
             if (at >= t.fs)
                 hi = mid, hi_t = at;
             else
-                lo = mid + 1, below = mid, below_t = at;
+                lo = mid + 1, below_t = at;
         }
         // The next search starts from an edge whose time is known: the
         // answer's, or else the edge just before t (any known edge at or
         // before the next query bounds its answer as well; the nearer, the
-        // fewer candidates).
+        // fewer candidates). With no time of hi computed, every step moved lo
+        // up: the last edge found before t is hi - 1.
         if (hi_t != 0)
             m_ssc_k = hi, m_ssc_t = hi_t;
         else if (below_t > m_ssc_t)
-            m_ssc_k = below, m_ssc_t = below_t;
+            m_ssc_k = hi - 1, m_ssc_t = below_t;
         return hi;
     }
     return spread_next_edge_far(t);

@@ -126,24 +126,25 @@ duration home::unblock_reaches(unsigned agent, unsigned k, std::uint64_t line, d
 
 void home::send_unblock(unsigned agent, unsigned k, std::uint64_t line, duration left) {
     line_record& h = record(line);
-    const duration at = unblock_reaches(agent, k, line, left);
-    const std::uint64_t order = rank(phase::response, agent);
-    const request_msg& r = h.tx.req;
-    // On a mesh the Unblock goes on to the home node (unblock()); a line with
-    // requests waiting serves the next when it lands: both as actions.
-    if ((!h.tx.global && r.at_l3 && !r.far) || !h.waiting.empty()) {
-        m_f.q->at(at, order, [this, line] { unblock(line); });
-        return;
-    }
-    h.kept = {true, at, order, m_f.q->reserve_order()};
+    h.kept = {true, unblock_reaches(agent, k, line, left), m_f.q->reserve_order()};
+    // One that goes on to a mesh's home node, or that frees the line for a
+    // request already waiting, is an action at once.
+    if (via_home_node(h) || !h.waiting.empty()) schedule_kept_unblock(h, line);
 }
 
 void home::meet_kept_unblock(line_record& h, std::uint64_t line) {
-    h.kept.on = false;
     // Every request arrives in phase::request, after the responses of its
     // time: an Unblock due now has landed.
-    if (!(kernel::now() < h.kept.at)) return unblocked(line);
-    m_f.q->at(h.kept.at, h.kept.rank, h.kept.order, [this, line] { unblock(line); });
+    if (!(kernel::now() < h.kept.at)) {
+        h.kept.on = false;
+        return unblocked(line);
+    }
+    schedule_kept_unblock(h, line);
+}
+
+void home::schedule_kept_unblock(line_record& h, std::uint64_t line) {
+    h.kept.on = false;
+    m_f.q->at(h.kept.at, rank(phase::response, h.tx.req.agent), h.kept.order, [this, line] { unblock(line); });
 }
 
 // Sends a request from its core's crosspoint to its line's home node on the mesh.
@@ -444,7 +445,7 @@ void home::unblock(std::uint64_t line) {
     // On a mesh, the requester's Unblock travels back to the home node first.
     line_record& h = record(line);
     const request_msg& r = h.tx.req;
-    if (h.phase != tstate::Idle && !h.tx.global && r.at_l3 && !r.far) {
+    if (h.phase != tstate::Idle && via_home_node(h)) {
         dsu* d = dsu_for(cluster_of(static_cast<int>(r.agent)));
         m_f.q->at(d->to_home(r.agent, line, kernel::now()), rank(phase::response, r.agent),
                   [this, line] { unblocked(line); });

@@ -170,10 +170,11 @@ private:
         // does not hold the line costs a scan of its set).
         index_set shared;
         // An Unblock on its way that no action carries yet (send_unblock).
+        // (From the transaction's requester, as phase::response.)
         struct kept_unblock {
             bool on = false;
             duration at;
-            std::uint64_t rank = 0, order = 0;
+            std::uint64_t order = 0;  // its place among the same-time actions of its rank
         } kept;
     };
 
@@ -191,6 +192,10 @@ private:
     // A request meets the line: its kept Unblock lands now if it is due, or
     // is scheduled in its place.
     void meet_kept_unblock(line_record& h, std::uint64_t line);
+    void schedule_kept_unblock(line_record& h, std::uint64_t line);
+    // The line's transaction was served at a mesh's home node: its Unblock
+    // travels on there from the requester's crosspoint.
+    static bool via_home_node(const line_record& h) { return !h.tx.global && h.tx.req.at_l3 && !h.tx.req.far; }
     // When the requester's Unblock, leaving its SCU at `at`, reaches the home's side.
     duration unblock_reaches(unsigned agent, unsigned k, std::uint64_t line, duration at);
     void to_home_node(const request_msg& m, dsu& d, duration now);

@@ -156,8 +156,7 @@ TEST(Home, AKeptUnblockCostsNoActionAndLandsBeforeTheNextRequest) {
 
 // A request that meets the line before its kept Unblock lands waits for it,
 // and is served at the landing time, 134 ns, as with a scheduled Unblock:
-// Fwd_GetS at 138, the answer at 140, the grant at 144 ns. A second request
-// after the first's transaction opened waits for its Unblock in turn.
+// Fwd_GetS at 138, the answer at 140, the grant at 144 ns.
 TEST(Home, ARequestBeforeAKeptUnblockLandsIsServedWhenItLands) {
     home_under_test t;
     t.request_at(0, 0, request::GetM, A);
