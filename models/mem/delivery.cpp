@@ -51,4 +51,11 @@ duration delivery::answer_to_home(unsigned k, std::uint64_t line, duration t, bo
                 : m_ic.through(leave, p.response_latency);
 }
 
+duration delivery::ack_to_home(unsigned k, std::uint64_t line, duration t) {
+    const interconnect_params& p = m_ic.params();
+    if (!p.ack_latency) return answer_to_home(k, line, t, false);
+    const duration leave = synchronized(cross(t, k, home_socket(line), true, false), 2, k, line);
+    return m_ic.through(leave, *p.ack_latency);
+}
+
 }  // namespace cohsim

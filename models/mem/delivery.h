@@ -72,6 +72,9 @@ public:
     duration home_to_scu_input(unsigned k, std::uint64_t line, duration t, bool data);
     // An answer (snoop answer, unblock, data) from `k`'s SCU to the interconnect.
     duration answer_to_home(unsigned k, std::uint64_t line, duration t, bool data);
+    // A requester's Unblock from `k`'s SCU to the interconnect: as an answer
+    // without data, in ack_latency when the interconnect sets one.
+    duration ack_to_home(unsigned k, std::uint64_t line, duration t);
 
     unsigned home_socket(std::uint64_t line) const;
     unsigned socket_of(unsigned k) const { return m_socket_of[k]; }

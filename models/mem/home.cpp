@@ -50,10 +50,20 @@ void home::arrive(request_msg m) {
         // line) and waits there, in the order it arrives there.
         dsu* d = m.at_ic || m.at_l3 || m.r >= request::PutS ? nullptr : dsu_for(cluster_of(static_cast<int>(m.agent)));
         if (d && d->is_mesh()) return to_home_node(m, *d, m.arrived);
+        if (passes_scu(h, m)) return to_interconnect(m, cluster_of(static_cast<int>(m.agent)), m.arrived);
         h.waiting.push(m, m_ic);
         return;
     }
     process(h, m);
+}
+
+bool home::passes_scu(const line_record& h, const request_msg& m) {
+    if (!m_ic.params().wait_at_interconnect || m.at_ic || m.at_l3 || m.r >= request::PutS) return false;
+    const unsigned k = cluster_of(static_cast<int>(m.agent));
+    if (same_domain(k, cluster_of(static_cast<int>(h.tx.req.agent)))) return false;
+    if (m.r != request::GetS) return true;
+    dsu* d = dsu_for(k);
+    return !m_clusters[k]->l2_holds(m.line) && !(d && d->l3_holds(m.line));
 }
 
 void home::refused(const char* what, std::uint64_t line) const { m_f.protocol_error(std::string(what) + " " + hex(line)); }
@@ -121,7 +131,7 @@ duration home::unblock_reaches(unsigned agent, unsigned k, std::uint64_t line, d
     // line reaches its new owner: its snoops follow the line (snoop_reaches).
     if (!record(line).tx.global || m_ic.params().overlapped_lookup) return at;
     if (dsu* g = gateway_mesh(k, line, false)) at = g->core_to_gateway(agent, at, false);
-    return m_f.net->answer_to_home(k, line, at, false);
+    return m_f.net->ack_to_home(k, line, at);
 }
 
 void home::send_unblock(unsigned agent, unsigned k, std::uint64_t line, duration left) {

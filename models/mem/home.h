@@ -196,6 +196,12 @@ private:
     // The line's transaction was served at a mesh's home node: its Unblock
     // travels on there from the requester's crosspoint.
     static bool via_home_node(const line_record& h) { return !h.tx.global && h.tx.req.at_l3 && !h.tx.req.far; }
+    // With interconnect.wait_at_interconnect, a request at its SCU for a line
+    // busy with another domain's transaction goes on to the interconnect and
+    // waits there: a cluster's SCU cannot see the interconnect's point of
+    // serialisation (it holds only what its own cores asked, or a read its
+    // own L2 or L3 can serve).
+    bool passes_scu(const line_record& h, const request_msg& m);
     // When the requester's Unblock, leaving its SCU at `at`, reaches the home's side.
     duration unblock_reaches(unsigned agent, unsigned k, std::uint64_t line, duration at);
     void to_home_node(const request_msg& m, dsu& d, duration now);

@@ -44,6 +44,11 @@ void interconnect_params::describe(cfg::struct_schema<interconnect_params>& s) {
             "point of serialisation to the requesting cluster (grant or data), interconnect cycles")
         .def(interconnect_params{}.data_latency)
         .range(cycles{0}, cycles{10000});
+    s.param("ack_latency", &interconnect_params::ack_latency,
+            "a requester's acknowledgement that its transaction is complete (the Unblock; ACE's RACK/WACK, one "
+            "signal) back to the point of serialisation, interconnect cycles; default: response_latency")
+        .def(std::nullopt)
+        .range(cycles{0}, cycles{10000});
     s.param("request_occupancy", &interconnect_params::request_occupancy,
             "interconnect cycles one request holds the request channel")
         .def(interconnect_params{}.request_occupancy)
@@ -60,6 +65,12 @@ void interconnect_params::describe(cfg::struct_schema<interconnect_params>& s) {
             "has its snoops' lookup and trip done meanwhile: they reach each cluster as their trip from the request's "
             "arrival would bring them, or as the line frees if later (they follow the line to its new owner); false: "
             "the line frees when the Unblock reaches the interconnect, and a waiting request's snoops leave then")
+        .def(false);
+    s.param("wait_at_interconnect", &interconnect_params::wait_at_interconnect,
+            "a request that finds its line busy with another cluster's transaction goes on to the interconnect and "
+            "waits there, in the order it arrives there (a cluster's SCU cannot see the point of serialisation; it "
+            "holds only what its own cores asked, or a read its own L2 or L3 can serve); false: it waits at its SCU "
+            "until the line frees, then travels on")
         .def(false);
     s.param("link_latency", &interconnect_params::link_latency,
             "one crossing of the inter-socket link (only with clusters on several sockets)")

@@ -17,6 +17,13 @@
 // frees as it reaches its new owner's SCU, and a waiting request's snoops
 // reach each cluster as their trip from its arrival would bring them, or as
 // the line frees if that is later: they follow the line.
+// With `wait_at_interconnect` (home.cpp: passes_scu) a request that finds
+// its line busy with another cluster's transaction does not wait at its SCU
+// (which cannot see the point of serialisation) but goes on at once and
+// waits here, in the order it arrives here; a request of the transaction's
+// own cluster, or a read its own L2/L3 can serve, still waits at the SCU.
+// The requester's Unblock crosses in `ack_latency` (ACE's RACK/WACK, one
+// signal) when set, else as a snoop answer without data (response_latency).
 // Not modelled: the snoop filter's capacity (it is exact and unbounded:
 // `snoop_filter: true` snoops only the clusters holding the line), QoS,
 // virtual channels, credit flow control.
@@ -37,6 +44,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -67,10 +75,14 @@ struct interconnect_params {
     cycles snoop_latency{4};     // point of serialisation -> cluster
     cycles response_latency{4};  // cluster -> point of serialisation, snoop answers and unblocks
     cycles data_latency{4};      // point of serialisation -> requesting cluster
+    // cluster -> point of serialisation, a requester's completion acknowledgement
+    // (the Unblock: ACE's RACK/WACK); unset = response_latency
+    std::optional<cycles> ack_latency;
     cycles request_occupancy{1}; // cycles a message holds the request channel
     cycles data_occupancy{4};    // cycles a 64-byte line holds the data channel
     bool far_atomics = false;    // LSE atomics performed at the interconnect
     bool overlapped_lookup = false;  // a waiting request's snoops' lookup and trip overlap its wait
+    bool wait_at_interconnect = false;  // a request for a line busy with another cluster's transaction waits here, not at its SCU
     duration link_latency{100'000'000};                 // between sockets, each way
     duration cdc_aperture{0};  // synchronizer decision window at the interconnect's ports; 0 = exact edges
     // Other agents' traffic (the scenario's activity, not a config key here):

@@ -29,12 +29,13 @@ struct mock_l1 : l1_port {
     l1_cache c;
     std::vector<message> got;
     bool dirty = false;  // how it answers a snoop that wants data
-    mock_l1(fabric& f_, unsigned agent) : f(f_), c(agent, 0, "c." + std::to_string(agent), l1_params{}, exclusive_params{}) {}
+    mock_l1(fabric& f_, unsigned agent, unsigned cluster)
+        : f(f_), c(agent, cluster, "c." + std::to_string(agent), l1_params{}, exclusive_params{}) {}
     const l1_cache& state() const override { return c; }
     void snoop(protocol::snoop s, std::uint64_t line) override {
         got.push_back({protocol::name(s), kernel::now()});
         const bool data = s != snoop::Inv;
-        f.point->snoop_answered(0, c.agent, line, data, data && dirty);
+        f.point->snoop_answered(c.cluster, c.agent, line, data, data && dirty);
     }
     void grant(protocol::grant g, std::uint64_t) override { got.push_back({protocol::name(g), kernel::now()}); }
     void exclusive_failed(std::uint64_t) override { got.push_back({"Excl_Fail", kernel::now()}); }
@@ -43,12 +44,17 @@ struct mock_l1 : l1_port {
     void reservation_lost(std::uint64_t) override {}
 };
 
+// Two cores of one cluster, or (`setup.clusters` 2) core 1 in a second one.
 struct home_under_test : mem_harness {
     std::vector<std::unique_ptr<dsu>> dsus;
     counter far{ic_stats, "far_atomics", "far atomics"};
-    mock_l1 core0{f, 0}, core1{f, 1};
-    home h{f, clusters, {-1}, dsus, ic, memory, far};
-    home_under_test() {
+    mock_l1 core0, core1;
+    home h;
+    explicit home_under_test(const setup& s = {})
+        : mem_harness(s),
+          core0(f, 0, 0),
+          core1(f, 1, s.clusters - 1),
+          h(f, clusters, std::vector<int>(s.clusters, -1), dsus, ic, memory, far) {
         f.l1s = {&core0, &core1};
         f.states = {&core0.c, &core1.c};
         f.point = &h;
@@ -169,4 +175,84 @@ TEST(Home, ARequestBeforeAKeptUnblockLandsIsServedWhenItLands) {
     ASSERT_EQ(t.core1.got.size(), 1u);
     EXPECT_EQ(t.core1.got[0].what, "Data_S");
     EXPECT_EQ(t.core1.got[0].at.fs, 144 * ns);
+}
+
+// interconnect.wait_at_interconnect: core 1, in a second cluster, asks for a
+// line busy with core 0's transaction at the interconnect (granted at 120 ns,
+// its Unblock landing at 130 ns); the first two times each test returns are
+// the Fwd_GetS reaching core 0 and the Data_S reaching core 1.
+static std::pair<duration, duration> read_of_a_line_busy_at_the_interconnect(bool wait_at_interconnect) {
+    home_under_test t({2, wait_at_interconnect, {}});
+    t.request_at(0, 0, request::GetM, A);
+    t.request_at(50, 1, request::GetS, A);
+    t.q.at(at_ns(130), 0, [&] { t.h.unblock(A); });
+    t.run_until(400);
+    EXPECT_EQ(t.core0.got.size(), 2u);
+    EXPECT_EQ(t.core1.got.size(), 1u);
+    if (t.core0.got.size() != 2u || t.core1.got.size() != 1u) return {};
+    EXPECT_EQ(t.core0.got[0].what, "Data_E");
+    EXPECT_EQ(t.core0.got[1].what, "Fwd_GetS");
+    EXPECT_EQ(t.core1.got[0].what, "Data_S");
+    return {t.core0.got[1].at, t.core1.got[0].at};
+}
+
+// By default the read waits at its SCU and travels on when the line frees:
+// the request channel from 130 ns, 4 cycles of 2 ns (138), the Fwd_GetS on
+// the snoop channel, 4 cycles (146), core 0's SCU hop, 4 cycles: 150 ns. Its
+// answer reaches the SCU 2 cycles later (152) and crosses the data channel,
+// 4 cycles (160); the line goes back on it, 4 cycles (168), and core 1's SCU
+// hop: 172 ns.
+TEST(Home, ARequestForALineBusyAtTheInterconnectWaitsAtItsSCUByDefault) {
+    const auto [fwd, data] = read_of_a_line_busy_at_the_interconnect(false);
+    EXPECT_EQ(fwd.fs, 150 * ns);
+    EXPECT_EQ(data.fs, 172 * ns);
+}
+
+// With the option it went on at once (reaching the interconnect at 58 ns) and
+// waited there: the Fwd_GetS leaves at 130 ns and reaches core 0 at 142 ns;
+// the rest follows as above, one request hop (8 ns) earlier: 164 ns.
+TEST(Home, ARequestForALineBusyAtTheInterconnectWaitsThereWhenTheSCUCannotSeeIt) {
+    const auto [fwd, data] = read_of_a_line_busy_at_the_interconnect(true);
+    EXPECT_EQ(fwd.fs, 142 * ns);
+    EXPECT_EQ(data.fs, 164 * ns);
+}
+
+// A request from the cluster whose transaction holds the line stays at its
+// SCU (which knows that transaction): core 1 in core 0's cluster is served
+// inside the cluster at 130 ns, Fwd_GetS at 134 ns, the grant at 140 ns (as
+// without the option).
+TEST(Home, ARequestFromTheBusyTransactionsOwnClusterStillWaitsAtItsSCU) {
+    home_under_test t({1, true, {}});
+    t.request_at(0, 0, request::GetM, A);
+    t.request_at(50, 1, request::GetS, A);
+    t.q.at(at_ns(130), 0, [&] { t.h.unblock(A); });
+    t.run_until(300);
+    ASSERT_EQ(t.core0.got.size(), 2u);
+    EXPECT_EQ(t.core0.got[1].what, "Fwd_GetS");
+    EXPECT_EQ(t.core0.got[1].at.fs, 134 * ns);
+    ASSERT_EQ(t.core1.got.size(), 1u);
+    EXPECT_EQ(t.core1.got[0].at.fs, 140 * ns);
+}
+
+// interconnect.ack_latency: the Unblock (ACE's RACK/WACK) crosses in its own
+// latency instead of the response channel's. Core 0's Unblock leaves its SCU
+// at 125 ns; the interconnect's next edge is 126 ns; with 1 cycle (2 ns) it
+// lands at 128 ns (by default, response_latency's 4 cycles: 134 ns, as the
+// kept-Unblock tests above count). A read at 129 ns is then served at once
+// inside the cluster: Fwd_GetS at 133 ns, the answer at the SCU at 135, the
+// grant at 139 ns.
+TEST(Home, AnUnblockCrossesInTheAcknowledgementLatency) {
+    home_under_test t({1, false, cycles{1}});
+    t.request_at(0, 0, request::GetM, A);
+    std::string at_128;
+    t.q.at(at_ns(125), 0, [&] { t.h.send_unblock(0, 0, A, kernel::now()); });
+    t.q.at(at_ns(128), 0, [&] { at_128 = t.h.describe(A); });
+    t.request_at(129, 1, request::GetS, A);
+    t.run_until(300);
+    EXPECT_NE(at_128.find(", idle"), std::string::npos) << at_128;
+    ASSERT_EQ(t.core0.got.size(), 2u);
+    EXPECT_EQ(t.core0.got[1].what, "Fwd_GetS");
+    EXPECT_EQ(t.core0.got[1].at.fs, 133 * ns);
+    ASSERT_EQ(t.core1.got.size(), 1u);
+    EXPECT_EQ(t.core1.got[0].at.fs, 139 * ns);
 }

@@ -3,10 +3,13 @@
 // event queue, a 1 GHz cluster (SCU request hop 2 cycles, snoop hop 4), a
 // 500 MHz interconnect with its default latencies (4 cycles each, data
 // occupancy 4), DRAM at 100 ns, the routes and the functional memory. The
-// test puts its component and its mock neighbours into `f`.
+// test puts its component and its mock neighbours into `f`. A `setup` may
+// ask for a second such cluster (in the same clock) and set the
+// interconnect's options.
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,15 +27,23 @@ namespace cohsim::testing {
 constexpr std::uint64_t ns = 1'000'000;  // fs
 inline duration at_ns(std::uint64_t n) { return duration{n * ns}; }
 
+// What a test may change: a second cluster, the interconnect's options.
+struct mem_setup {
+    unsigned clusters = 1;
+    bool wait_at_interconnect = false;
+    std::optional<cycles> ack_latency;
+};
+
 struct mem_harness {
-    mem_harness() : mem_harness(init_kernel()) {}
+    using setup = mem_setup;
+    explicit mem_harness(const setup& s = {}) : mem_harness(init_kernel(), s) {}
 
     fabric f;
     event_queue& q = kernel::queue();
     clock_domain clk{"c", frequency{1'000'000'000}};
     std::vector<std::unique_ptr<cluster>> clusters;
     stat_group ic_stats{"interconnect"};
-    interconnect ic{ic_params(), 1, 2};
+    interconnect ic;
     memory_params mem_params = dram_params();
     dram memory{mem_params, ic.clock(), 1, ic_stats};
     socket_link link{duration{100 * ns}, 25'000'000'000ULL, ic_stats};
@@ -50,22 +61,25 @@ struct mem_harness {
 
 private:
     struct tag {};
-    explicit mem_harness(tag) {
-        clusters.push_back(std::make_unique<cluster>("c", clk, l2_params{}, scu_params{2, 4, 6}, 64));
-        net = std::make_unique<delivery>(clusters, std::vector<unsigned>{0}, ic, link);
+    mem_harness(tag, const setup& s) : ic(ic_params(s), 1, 2) {
+        for (unsigned k = 0; k < s.clusters; ++k)
+            clusters.push_back(std::make_unique<cluster>(k == 0 ? "c" : "c" + std::to_string(k), clk, l2_params{}, scu_params{2, 4, 6}, 64));
+        net = std::make_unique<delivery>(clusters, std::vector<unsigned>(s.clusters, 0), ic, link);
         f.q = &q;
         f.net = net.get();
         f.data = &data;
-        f.far_atomics = {0};  // its one cluster's atomics are near
+        f.far_atomics.assign(s.clusters, 0);  // every cluster's atomics are near
         f.checking = true;
     }
     static tag init_kernel() {
         kernel::init();
         return {};
     }
-    static interconnect_params ic_params() {
+    static interconnect_params ic_params(const setup& s) {
         interconnect_params p;
         p.freq = frequency{500'000'000};
+        p.wait_at_interconnect = s.wait_at_interconnect;
+        p.ack_latency = s.ack_latency;
         return p;
     }
     static memory_params dram_params() {

@@ -86,6 +86,8 @@ inline std::vector<std::string> random_platform(std::uint64_t seed, unsigned& n_
     sets.push_back("interconnect.far_atomics=" + pick("true", "false"));
     sets.push_back("interconnect.arbitration=" + pick("fifo", "round_robin", "fixed_priority"));
     sets.push_back("interconnect.overlapped_lookup=" + pick("true", "false"));  // drawn last: the earlier draws unchanged
+    sets.push_back("interconnect.wait_at_interconnect=" + pick("true", "false"));  // (these two after it, likewise)
+    sets.push_back("interconnect.ack_latency=" + pick("1cycle", "4cycles", "9cycles"));
     sets.push_back("timer.event_stream=true");  // a WFE nobody signals still wakes
     return sets;
 }
