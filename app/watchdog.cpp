@@ -11,15 +11,31 @@ std::string watchdog::check() {
     if (!stuck.empty()) return "protocol deadlock: " + stuck;
     const duration now = kernel::now();
     for (const auto& t : m_sys.threads()) {
-        const double ms = t->metrics().ongoing_wait(now).ns() / 1e6;
-        double& reported = m_reported_ms[t->core_id()];
-        if (ms >= 1.0 && ms >= 2 * reported) {
-            reported = ms;
-            spdlog::warn("{} has waited {:.1f} ms for the lock so far (starvation: its accesses complete, it never wins)",
-                         t->core_id(), ms);
-        }
+        const duration waited = t->metrics().ongoing_wait(now);
+        if (waited < report_at(t->core_id())) continue;
+        m_reported[t->core_id()] = waited;
+        spdlog::warn("{} has waited {:.1f} ms for the lock so far (starvation: its accesses complete, it never wins)",
+                     t->core_id(), waited.ns() / 1e6);
     }
     return {};
+}
+
+duration watchdog::report_at(const std::string& core) const {
+    constexpr duration first{1'000'000'000'000ULL};  // 1 ms
+    const auto it = m_reported.find(core);
+    return it == m_reported.end() || it->second.fs < first.fs / 2 ? first : duration{2 * it->second.fs};
+}
+
+duration watchdog::next_check() const {
+    const duration now = kernel::now(), after = m_sys.config().run.deadlock_after;
+    // A wait or an access that begins within the slice is seen at its end:
+    // a slice no longer than the shortest of the two thresholds ends before
+    // either could be due.
+    duration next{now.fs + std::min<std::uint64_t>(after.fs, report_at({}).fs)};
+    if (const auto oldest = m_sys.memory().oldest_access()) next = std::min(next, duration{oldest->fs + after.fs});
+    for (const auto& t : m_sys.threads())
+        if (const auto since = t->metrics().waiting_since()) next = std::min(next, duration{since->fs + report_at(t->core_id()).fs});
+    return next;
 }
 
 }  // namespace cohsim

@@ -5,6 +5,11 @@
 //   - Starvation (a result): a lock thread has waited long but its accesses
 //     keep completing. The watchdog logs it each time the wait doubles past
 //     1 ms, and the run goes on.
+// Both are decided at fixed simulated times, never where a slice of host
+// time happened to end: the run's slices end at next_check(), the moment an
+// access would have been outstanding for run.deadlock_after or a wait would
+// reach its next report (1 ms, then twice the last), so a deadlock stops at
+// that moment and the same run logs the same lines.
 #pragma once
 
 #include <map>
@@ -19,10 +24,13 @@ public:
     explicit watchdog(const system_model& sys) : m_sys(sys) {}
     // Empty, or the deadlock diagnostic.
     std::string check();
+    // The latest simulated time the next slice may end at.
+    duration next_check() const;
 
 private:
     const system_model& m_sys;
-    std::map<std::string, double> m_reported_ms;
+    duration report_at(const std::string& core) const;  // the wait that is reported next
+    std::map<std::string, duration> m_reported;
 };
 
 }  // namespace cohsim

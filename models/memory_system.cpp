@@ -129,6 +129,14 @@ std::string memory_system::stuck_access(duration older_than) const {
     return {};
 }
 
+std::optional<duration> memory_system::oldest_access() const {
+    std::optional<duration> oldest;
+    for (const auto& ctl : m->l1s)
+        for (const auto& o : ctl->state().ops)
+            if (o.active && (!oldest || o.issued_at < *oldest)) oldest = o.issued_at;
+    return oldest;
+}
+
 void memory_system::access(unsigned agent, const mem_request& r, const access_done& done) {
     m->l1s.at(agent)->access(r, done);
 }

@@ -23,6 +23,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "models/coherence_protocol.h"
@@ -124,6 +125,8 @@ public:
     // protocol never completes), or empty. Starvation is different: its
     // accesses complete, they just never win.
     std::string stuck_access(duration older_than) const;
+    // When the oldest access still outstanding was issued (none: empty).
+    std::optional<duration> oldest_access() const;
 
 private:
     struct impl;

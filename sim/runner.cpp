@@ -10,7 +10,7 @@
 namespace cohsim {
 
 run_outcome run_for(duration length, const std::function<void(duration, double)>& progress,
-                    const std::atomic<bool>* stop) {
+                    const std::atomic<bool>* stop, const std::function<duration()>& next_check) {
     using clock = std::chrono::steady_clock;
     const auto t0 = clock::now();
     const std::uint64_t events0 = kernel::model_events(), activations0 = kernel::events();
@@ -25,11 +25,17 @@ run_outcome run_for(duration length, const std::function<void(duration, double)>
     while (kernel::kernel_time().fs < end_fs) {
         if ((stop && stop->load()) || kernel::stopped()) break;
         const std::uint64_t now_fs = kernel::kernel_time().fs;
-        const std::uint64_t step = std::min<std::uint64_t>(end_fs - now_fs, std::max<std::uint64_t>(1, static_cast<std::uint64_t>(slice_fs)));
+        std::uint64_t step = std::min<std::uint64_t>(end_fs - now_fs, std::max<std::uint64_t>(1, static_cast<std::uint64_t>(slice_fs)));
+        if (next_check) {
+            const std::uint64_t by = next_check().fs;
+            if (by > now_fs) step = std::min(step, by - now_fs);
+        }
         const auto s0 = clock::now();
         kernel::run({step}, {end_fs});
         const double dt = std::chrono::duration<double>(clock::now() - s0).count();
-        slice_fs *= std::clamp(0.1 / std::max(dt, 1e-6), 0.5, 4.0);
+        // From the slice just run (shorter than slice_fs when a check or the
+        // run's end cut it).
+        slice_fs = std::max(1.0, static_cast<double>(step) * std::clamp(0.1 / std::max(dt, 1e-6), 0.5, 4.0));
         if (progress) progress({kernel::now().fs - start.fs}, std::chrono::duration<double>(clock::now() - t0).count());
     }
     // A stop (kernel::stop) ends the run at its moment, in either timing mode.

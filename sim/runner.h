@@ -22,9 +22,11 @@ struct run_outcome {
 
 // `progress(simulated_so_far, host_seconds)` is called after every slice
 // (it may throw to end the run, e.g. the deadlock watchdog); `stop` is polled
-// between slices.
+// between slices. `next_check`, when given, says the latest simulated time
+// (kernel::now's clock) the next slice may end at: a check that must happen
+// at a fixed simulated time, whatever the host's speed.
 run_outcome run_for(duration length, const std::function<void(duration, double)>& progress,
-                    const std::atomic<bool>* stop);
+                    const std::atomic<bool>* stop, const std::function<duration()>& next_check = nullptr);
 
 // Peak resident memory of this process, in KiB.
 std::uint64_t peak_rss_kib();

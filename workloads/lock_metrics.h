@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -111,6 +112,8 @@ public:
     duration ongoing_wait(duration now) const {
         return m_trying && now.fs > m_start.fs ? duration{now.fs - m_start.fs} : duration{};
     }
+    // When the wait going on began (none: not waiting).
+    std::optional<duration> waiting_since() const { return m_trying ? std::optional<duration>(m_start) : std::nullopt; }
     double longest_wait_ns(duration now) const {
         const double ongoing = m_trying ? ongoing_wait(now).ns() : 0.0;
         const double done = m_wait_ns.get().count ? m_wait_ns.get().max : 0.0;

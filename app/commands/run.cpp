@@ -285,7 +285,7 @@ int cmd_run(const std::vector<std::string>& args) {
             if (failure.empty()) failure = dog.check();
             if (!failure.empty()) g_stop = true;
         },
-        &g_stop);
+        &g_stop, [&] { return dog.next_check(); });
     if (failure.empty()) failure = sys.program_fault();
     if (failure.empty()) failure = sys.lock_stuck(run.simulated);  // a lock stuck with every core asleep
     run.failed = !failure.empty();

@@ -187,6 +187,46 @@ TEST_F(Cli, DeadlockWatchdogStopsWithADiagnostic) {
     EXPECT_NE(j["error"].get<std::string>().find("protocol deadlock"), std::string::npos);
 }
 
+TEST_F(Cli, ADeadlockStopsWhenTheAccessHasWaitedDeadlockAfterInBothTimingModes) {
+    // The watchdog decides at the moment the access has been outstanding for
+    // run.deadlock_after, not where a slice of host time ended: the message
+    // says exactly 1 us, and the exact timing stops at the same moment with
+    // the same partial results.
+    const std::vector<std::string> args = {"run", "--duration", "1ms", "-q", "--set",
+                                           "clusters.little.exclusive.hold_window=100000cycles", "--set",
+                                           "run.deadlock_after=1us"};
+    auto with = [&](std::vector<std::string> extra, const std::string& out) {
+        std::vector<std::string> a = args;
+        a.insert(a.end(), extra.begin(), extra.end());
+        a.insert(a.end(), {"--out", out});
+        return run(a);
+    };
+    const auto fast = with({}, "fast"), exact = with({"--set", "run.exact=true"}, "exact");
+    EXPECT_EQ(fast.status, 1) << fast.err;
+    EXPECT_NE(fast.err.find("protocol deadlock: core big.3 has waited 1us for line "), std::string::npos) << fast.err;
+    EXPECT_EQ(fast.err, exact.err);
+    json a = read_json("fast/result.json"), b = read_json("exact/result.json");
+    for (json* j : {&a, &b})
+        for (const char* k : {"host_seconds", "command_line", "sim_events", "config", "host_seconds_per_simulated_second"})
+            j->erase(k);
+    EXPECT_EQ(a.dump(), b.dump());
+}
+
+TEST_F(Cli, StarvationIsLoggedAtEachDoublingOfTheWaitAndTheSameRunLogsTheSameLines) {
+    // The starved little core's wait is reported when it reaches 1 ms and at
+    // each doubling: in 20 ms at 1, 2, 4, 8 and 16 ms exactly, whatever the
+    // host's speed (the slices end at those moments).
+    const std::string cfg = std::string(COHSIM_SOURCE_DIR) + "/configs/calibration/asr_freq_skew_no_backoff.yaml";
+    const auto r1 = run({"run", cfg, "--duration", "20ms", "--out", "a"});
+    const auto r2 = run({"run", cfg, "--duration", "20ms", "--out", "b"});
+    EXPECT_EQ(r1.status, 0) << r1.err;
+    for (const char* ms : {"1.0", "2.0", "4.0", "8.0", "16.0"})
+        EXPECT_NE(r1.err.find(std::string("little.2 has waited ") + ms + " ms for the lock so far"), std::string::npos)
+            << ms << "\n" << r1.err;
+    EXPECT_EQ(r1.err.find("has waited 32.0 ms"), std::string::npos) << r1.err;
+    EXPECT_EQ(r1.err, r2.err);
+}
+
 TEST_F(Cli, ALoopThatCostsNoTimeStopsInsteadOfHanging) {
     const auto prog = write("spin.s", ".text\nmain:\nspin:\n    add x1, x1, #1\n    b spin\n");
     const auto r = run({"run", "--duration", "1ms", "-q", "--set", "workload.program=" + prog, "--set",
