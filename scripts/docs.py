@@ -204,6 +204,8 @@ def main():
     open(cfg, "w").write(y.replace("      # generated: platforms\n", listed))
     r = subprocess.run(["mkdocs", "build", "--strict", "--quiet", "-f", cfg, "-d", os.path.abspath(a.site)],
                        capture_output=True, text=True)
+    if not a.stage:  # a staging directory of our own: the site is built
+        shutil.rmtree(stage, ignore_errors=True)
     sys.stderr.write(r.stdout + r.stderr)
     if r.returncode != 0:
         sys.exit("docs: mkdocs build --strict failed (exit %d)" % r.returncode)

@@ -6,6 +6,7 @@ independently with json and csv."""
 import csv
 import json
 import os
+import shutil
 import tempfile
 import unittest
 
@@ -16,6 +17,10 @@ class Package(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.tmp = tempfile.mkdtemp(prefix="cohsim-py-")
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
 
     def out(self, name):
         return os.path.join(self.tmp, name)

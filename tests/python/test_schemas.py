@@ -6,6 +6,7 @@ the schemas say something."""
 import copy
 import json
 import os
+import shutil
 import subprocess
 import tempfile
 import unittest
@@ -44,6 +45,10 @@ class Schemas(unittest.TestCase):
             "--iterations", "10", "--json", "litmus-platforms.json")
         run("validate", "--quick", "-j", "1", "--out", "validate")
         run("compare", "run", "predict", "--json", "compare.json")
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
 
     def load(self, rel):
         with open(os.path.join(self.tmp, rel)) as f:

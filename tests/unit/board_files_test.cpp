@@ -5,6 +5,9 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <string>
+#include <system_error>
+#include <vector>
 
 #include "app/board_files.h"
 #include "app/options.h"
@@ -13,9 +16,20 @@ using namespace cohsim;
 
 namespace {
 
+// The files a test wrote, removed when its process ends (each test runs in
+// its own).
+struct scratch_files {
+    std::vector<std::filesystem::path> paths;
+    ~scratch_files() {
+        std::error_code ec;
+        for (const auto& p : paths) std::filesystem::remove(p, ec);
+    }
+} written;
+
 std::string file_with(const std::string& name, const std::string& text) {
     const auto p = std::filesystem::temp_directory_path() / ("cohsim-board-" + std::to_string(::getpid()) + "-" + name);
     std::ofstream(p) << text;
+    written.paths.push_back(p);
     return p.string();
 }
 
