@@ -7,9 +7,13 @@
 namespace cohsim {
 
 std::string watchdog::check() {
-    const std::string stuck = m_sys.memory().stuck_access(m_sys.config().run.deadlock_after);
-    if (!stuck.empty()) return "protocol deadlock: " + stuck;
-    const duration now = kernel::now();
+    const duration now = kernel::now(), after = m_sys.config().run.deadlock_after;
+    // One scan of the outstanding accesses per slice: the oldest decides
+    // whether one is stuck (and serves next_check at the same time); the
+    // diagnostic, naming the first stuck core, is built only then.
+    m_oldest = {now, m_sys.memory().oldest_access()};
+    if (m_oldest.second && now.fs - m_oldest.second->fs >= after.fs)
+        return "protocol deadlock: " + m_sys.memory().stuck_access(after);
     for (const auto& t : m_sys.threads()) {
         const duration waited = t->metrics().ongoing_wait(now);
         if (waited < report_at(t->core_id())) continue;
@@ -32,7 +36,8 @@ duration watchdog::next_check() const {
     // a slice no longer than the shortest of the two thresholds ends before
     // either could be due.
     duration next{now.fs + std::min<std::uint64_t>(after.fs, report_at({}).fs)};
-    if (const auto oldest = m_sys.memory().oldest_access()) next = std::min(next, duration{oldest->fs + after.fs});
+    const auto oldest = m_oldest.first == now ? m_oldest.second : m_sys.memory().oldest_access();
+    if (oldest) next = std::min(next, duration{oldest->fs + after.fs});
     for (const auto& t : m_sys.threads())
         if (const auto since = t->metrics().waiting_since()) next = std::min(next, duration{since->fs + report_at(t->core_id()).fs});
     return next;

@@ -13,7 +13,9 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
+#include <utility>
 
 #include "app/system.h"
 
@@ -31,6 +33,8 @@ private:
     const system_model& m_sys;
     duration report_at(const std::string& core) const;  // the wait that is reported next
     std::map<std::string, duration> m_reported;
+    // When check() last looked (none yet: never now), and the oldest access then.
+    std::pair<duration, std::optional<duration>> m_oldest{duration{~0ULL}, std::nullopt};
 };
 
 }  // namespace cohsim

@@ -43,19 +43,13 @@ duration delivery::home_to_scu_input(unsigned k, std::uint64_t line, duration t,
     return synchronized(cross(sent, k, h, false, data), 4, k, line);
 }
 
-duration delivery::answer_to_home(unsigned k, std::uint64_t line, duration t, bool data) {
+duration delivery::answer_to_home(unsigned k, std::uint64_t line, duration t, bool data, std::optional<cycles> latency) {
     const interconnect_params& p = m_ic.params();
     const unsigned h = home_socket(line);
     const duration leave = synchronized(cross(t, k, h, true, data), 2, k, line);
+    if (latency) return m_ic.through(leave, *latency);
     return data ? m_ic.through(leave, h, interconnect::channel::data, p.data_occupancy, p.response_latency)
                 : m_ic.through(leave, p.response_latency);
-}
-
-duration delivery::ack_to_home(unsigned k, std::uint64_t line, duration t) {
-    const interconnect_params& p = m_ic.params();
-    if (!p.ack_latency) return answer_to_home(k, line, t, false);
-    const duration leave = synchronized(cross(t, k, home_socket(line), true, false), 2, k, line);
-    return m_ic.through(leave, *p.ack_latency);
 }
 
 }  // namespace cohsim

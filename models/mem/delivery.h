@@ -19,6 +19,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "models/mem/access.h"
@@ -70,11 +71,10 @@ public:
     // that goes on at once computes no edge of its own.
     duration snoop_to_scu_input(unsigned k, std::uint64_t line, duration t);
     duration home_to_scu_input(unsigned k, std::uint64_t line, duration t, bool data);
-    // An answer (snoop answer, unblock, data) from `k`'s SCU to the interconnect.
-    duration answer_to_home(unsigned k, std::uint64_t line, duration t, bool data);
-    // A requester's Unblock from `k`'s SCU to the interconnect: as an answer
-    // without data, in ack_latency when the interconnect sets one.
-    duration ack_to_home(unsigned k, std::uint64_t line, duration t);
+    // An answer (snoop answer, unblock, data) from `k`'s SCU to the
+    // interconnect; a `latency`, when given, replaces the response channel's
+    // (a requester's Unblock in the interconnect's ack_latency).
+    duration answer_to_home(unsigned k, std::uint64_t line, duration t, bool data, std::optional<cycles> latency = {});
 
     unsigned home_socket(std::uint64_t line) const;
     unsigned socket_of(unsigned k) const { return m_socket_of[k]; }

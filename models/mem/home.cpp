@@ -131,7 +131,7 @@ duration home::unblock_reaches(unsigned agent, unsigned k, std::uint64_t line, d
     // line reaches its new owner: its snoops follow the line (snoop_reaches).
     if (!record(line).tx.global || m_ic.params().overlapped_lookup) return at;
     if (dsu* g = gateway_mesh(k, line, false)) at = g->core_to_gateway(agent, at, false);
-    return m_f.net->ack_to_home(k, line, at);
+    return m_f.net->answer_to_home(k, line, at, false, m_ic.params().ack_latency);
 }
 
 void home::send_unblock(unsigned agent, unsigned k, std::uint64_t line, duration left) {

@@ -64,6 +64,16 @@ struct home_under_test : mem_harness {
     void request_at(std::uint64_t t_ns, unsigned agent, request r, std::uint64_t line) {
         q.at(at_ns(t_ns), 0, [this, agent, r, line] { h.arrive(request_msg{agent, r, line, false, kernel::now()}); });
     }
+    // Core 1's read of a line core 0 owns was served: core 0's second message
+    // is the Fwd_GetS at `fwd_ns`, core 1's one message the Data_S at `grant_ns`.
+    void expect_read_forwarded(std::uint64_t fwd_ns, std::uint64_t grant_ns) const {
+        ASSERT_EQ(core0.got.size(), 2u);
+        EXPECT_EQ(core0.got[1].what, "Fwd_GetS");
+        EXPECT_EQ(core0.got[1].at.fs, fwd_ns * ns);
+        ASSERT_EQ(core1.got.size(), 1u);
+        EXPECT_EQ(core1.got[0].what, "Data_S");
+        EXPECT_EQ(core1.got[0].at.fs, grant_ns * ns);
+    }
 };
 
 constexpr std::uint64_t A = 0x1000;
@@ -153,11 +163,7 @@ TEST(Home, AKeptUnblockCostsNoActionAndLandsBeforeTheNextRequest) {
     EXPECT_NE(idle_at_134.find(", idle"), std::string::npos) << idle_at_134;
     // Served at 140 ns inside the cluster: Fwd_GetS to core 0 at 144, its
     // answer at the SCU at 146, the grant at 150 ns.
-    ASSERT_EQ(t.core0.got.size(), 2u);
-    EXPECT_EQ(t.core0.got[1].what, "Fwd_GetS");
-    EXPECT_EQ(t.core0.got[1].at.fs, 144 * ns);
-    ASSERT_EQ(t.core1.got.size(), 1u);
-    EXPECT_EQ(t.core1.got[0].at.fs, 150 * ns);
+    t.expect_read_forwarded(144, 150);
 }
 
 // A request that meets the line before its kept Unblock lands waits for it,
@@ -169,12 +175,7 @@ TEST(Home, ARequestBeforeAKeptUnblockLandsIsServedWhenItLands) {
     t.q.at(at_ns(125), 0, [&] { t.h.send_unblock(0, 0, A, kernel::now()); });
     t.request_at(130, 1, request::GetS, A);
     t.run_until(300);
-    ASSERT_EQ(t.core0.got.size(), 2u);
-    EXPECT_EQ(t.core0.got[1].what, "Fwd_GetS");
-    EXPECT_EQ(t.core0.got[1].at.fs, 138 * ns);
-    ASSERT_EQ(t.core1.got.size(), 1u);
-    EXPECT_EQ(t.core1.got[0].what, "Data_S");
-    EXPECT_EQ(t.core1.got[0].at.fs, 144 * ns);
+    t.expect_read_forwarded(138, 144);
 }
 
 // interconnect.wait_at_interconnect: core 1, in a second cluster, asks for a
@@ -227,11 +228,7 @@ TEST(Home, ARequestFromTheBusyTransactionsOwnClusterStillWaitsAtItsSCU) {
     t.request_at(50, 1, request::GetS, A);
     t.q.at(at_ns(130), 0, [&] { t.h.unblock(A); });
     t.run_until(300);
-    ASSERT_EQ(t.core0.got.size(), 2u);
-    EXPECT_EQ(t.core0.got[1].what, "Fwd_GetS");
-    EXPECT_EQ(t.core0.got[1].at.fs, 134 * ns);
-    ASSERT_EQ(t.core1.got.size(), 1u);
-    EXPECT_EQ(t.core1.got[0].at.fs, 140 * ns);
+    t.expect_read_forwarded(134, 140);
 }
 
 // interconnect.ack_latency: the Unblock (ACE's RACK/WACK) crosses in its own
@@ -250,9 +247,5 @@ TEST(Home, AnUnblockCrossesInTheAcknowledgementLatency) {
     t.request_at(129, 1, request::GetS, A);
     t.run_until(300);
     EXPECT_NE(at_128.find(", idle"), std::string::npos) << at_128;
-    ASSERT_EQ(t.core0.got.size(), 2u);
-    EXPECT_EQ(t.core0.got[1].what, "Fwd_GetS");
-    EXPECT_EQ(t.core0.got[1].at.fs, 133 * ns);
-    ASSERT_EQ(t.core1.got.size(), 1u);
-    EXPECT_EQ(t.core1.got[0].at.fs, 139 * ns);
+    t.expect_read_forwarded(133, 139);
 }
