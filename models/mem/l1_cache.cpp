@@ -15,6 +15,10 @@ void l1_params::describe(cfg::struct_schema<l1_params>& s) {
             "PRFM PST* (prefetch for store) fetches a line the L1 lacks in a unique state (true) or is dropped as a "
             "hint (false); either way it costs the L1 lookup")
         .def(l1_params{}.prefetch_store);
+    s.param("standby_snoop_latency", &l1_params::standby_snoop_latency,
+            "cycles a snoop waits while the L1 of a core asleep in WFE has its clocks enabled (0 = none)")
+        .def(l1_params{}.standby_snoop_latency)
+        .range(cycles{0}, cycles{100000});
     cache_geometry_rule(s);
 }
 

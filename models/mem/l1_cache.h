@@ -34,6 +34,7 @@ struct l1_params {
     std::uint32_t ways = 4;
     cycles hit_latency{3};
     bool prefetch_store = true;  // PRFM PST* fetches a missing line unique (false: the hint is dropped)
+    cycles standby_snoop_latency{0};  // a snoop to a core asleep in WFE waits this long for its clocks
     static void describe(cfg::struct_schema<l1_params>& s);
 };
 
@@ -112,6 +113,7 @@ public:
     counter cas_fail{stats, "cas_fail", "LSE compare-and-swaps that found another value"};
     counter reservation_losses{stats, "reservation_losses", "reservations cleared by another observer or eviction"};
     counter held_snoops{stats, "held_snoops", "snoops delayed by the exclusive hold window"};
+    counter standby_snoops{stats, "standby_snoops", "snoops that waited for the clocks of this core, asleep in WFE"};
     counter way_stalls{stats, "way_stalls",
                        "misses that waited for a way: every way of their set was waiting for its own miss"};
     // Accesses waiting for a way, in the order they stalled.

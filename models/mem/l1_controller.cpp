@@ -322,6 +322,13 @@ void l1_controller::snoop(protocol::snoop s, std::uint64_t line) {
             return;
         }
     }
+    const cycles standby = c.p.standby_snoop_latency;
+    if (standby.n > 0 && c.port && c.port->asleep()) {
+        ++c.standby_snoops;
+        const duration until = m_f.net->in_cluster(c.cluster, kernel::now(), standby);
+        m_f.q->at(until, rank(phase::snoop, c.agent), [this, s, line] { snoop_now(s, line); });
+        return;
+    }
     snoop_now(s, line);
 }
 

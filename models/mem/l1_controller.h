@@ -12,7 +12,11 @@
 //     access, which then hits and performs at the grant's arrival;
 //   - a snoop changes the line's state and answers with or without data; a
 //     core holding a fresh reservation on the line keeps the snoop waiting
-//     until `exclusive.hold_window` cycles after its exclusive load;
+//     until `exclusive.hold_window` cycles after its exclusive load; a
+//     snoop that finds the core asleep in WFE waits `l1.standby_snoop_latency`
+//     cycles (from the cluster's next edge) while the core's clocks are
+//     enabled to serve it (the core stays asleep: a snoop is not a wake-up
+//     event, only what it does to the monitor is);
 //   - the exclusive monitor: set by an exclusive load, cleared by another
 //     core's write to the granule, by the line being taken away, and (with
 //     `exclusive.evict_clears`) by its eviction; every clearing raises the

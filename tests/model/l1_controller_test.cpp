@@ -163,6 +163,46 @@ TEST(L1Controller, TheHoldWindowKeepsASnoopWaitingUntilItCloses) {
     EXPECT_EQ(t.l1.state().held_snoops.value(), 1u);
 }
 
+// A core asleep in WFE: its L1 serves a snoop once the core's clocks are
+// enabled, l1.standby_snoop_latency cycles on (20 cycles of the 1 GHz
+// cluster: a snoop at 10 ns is served at 30 ns); the monitor it clears
+// raises the core's event then. Awake, the same snoop is served at once.
+struct sleeping_core : core_port {
+    bool sleeping = true;
+    std::vector<duration> cleared;
+    void monitor_cleared() override { cleared.push_back(kernel::now()); }
+    bool asleep() const override { return sleeping; }
+};
+
+void snoop_a_reserved_line(bool asleep, std::uint64_t expect_ns) {
+    l1_params p = l1_under_test::hit3();
+    p.standby_snoop_latency = cycles{20};
+    l1_under_test t(p);
+    sleeping_core core;
+    core.sleeping = false;
+    t.l1.state().port = &core;
+    t.holds(A, cstate::S);
+    mem_response resp;
+    duration finished;
+    mem_request ldxr = load(A);
+    ldxr.kind = mem_request::load_exclusive;
+    t.access(ldxr, resp, finished);  // at 0: reserved (a hit)
+    t.q.at(at_ns(5), 0, [&] { core.sleeping = asleep; });
+    t.q.at(at_ns(10), 0, [&] { t.l1.snoop(protocol::snoop::Inv, A); });
+    t.run_until(60);
+    ASSERT_EQ(t.home.got.size(), 1u);
+    EXPECT_EQ(t.home.got[0].what, "answer");
+    EXPECT_EQ(t.home.got[0].at.fs, expect_ns * ns);
+    EXPECT_EQ(t.l1.state().state_of(A), cstate::I);
+    ASSERT_EQ(core.cleared.size(), 1u);
+    EXPECT_EQ(core.cleared[0].fs, expect_ns * ns);
+    EXPECT_EQ(t.l1.state().standby_snoops.value(), asleep ? 1u : 0u);
+}
+
+TEST(L1Controller, ASnoopToACoreAsleepInWFEWaitsForItsClocks) { snoop_a_reserved_line(true, 30); }
+
+TEST(L1Controller, ASnoopToACoreAwakeIsServedAtOnce) { snoop_a_reserved_line(false, 10); }
+
 TEST(L1Controller, AStoreExclusiveWithoutAReservationFailsAfterTheLookup) {
     l1_under_test t;
     t.holds(A, cstate::M);

@@ -88,6 +88,8 @@ inline std::vector<std::string> random_platform(std::uint64_t seed, unsigned& n_
     sets.push_back("interconnect.overlapped_lookup=" + pick("true", "false"));  // drawn last: the earlier draws unchanged
     sets.push_back("interconnect.wait_at_interconnect=" + pick("true", "false"));  // (these two after it, likewise)
     sets.push_back("interconnect.ack_latency=" + pick("1cycle", "4cycles", "9cycles"));
+    for (unsigned k = 0; k < n_clusters; ++k)  // (after them too)
+        sets.push_back("clusters.c" + std::to_string(k) + ".l1.standby_snoop_latency=" + pick("0cycles", "7cycles", "40cycles"));
     sets.push_back("timer.event_stream=true");  // a WFE nobody signals still wakes
     return sets;
 }
